@@ -1,0 +1,1 @@
+"""Tooling around the Safety Profile: strict YAML loading, validation messages, the CLI."""

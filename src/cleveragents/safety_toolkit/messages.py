@@ -1,0 +1,135 @@
+"""Turn pydantic validation errors into `Problem`s a person can act on.
+
+Each message says what was found and what is expected, suggests the nearest field name for an
+unknown key, and `true`/`false` for YAML 1.1 words such as `yes`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+
+from .problems import Loc, Problem, render_loc
+from .yaml_loading import YAML11_BOOLEAN_WORDS, YamlDocument, describe_value
+
+
+def _model_at(model: type[BaseModel], loc: Loc) -> type[BaseModel] | None:
+    """The model class that validates the mapping at `loc`, if any."""
+    current: type[BaseModel] = model
+    for part in loc:
+        if not isinstance(part, str) or part not in current.model_fields:
+            return None
+        nested = _nested_model(current.model_fields[part].annotation)
+        if nested is None:
+            return None
+        current = nested
+    return current
+
+
+def _nested_model(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType, typing.Annotated):
+        for argument in typing.get_args(annotation):
+            found = _nested_model(argument)
+            if found is not None:
+                return found
+    return None
+
+
+def _unknown_key(error: ErrorDetails, model: type[BaseModel]) -> str:
+    key = str(error["loc"][-1])
+    parent = _model_at(model, error["loc"][:-1])
+    known = list(parent.model_fields) if parent is not None else []
+    if not known:
+        return f"unknown field {key!r}; remove it"
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    if close:
+        return f"unknown field {key!r}; did you mean {close[0]!r}?"
+    return f"unknown field {key!r}; expected one of: {', '.join(known)}"
+
+
+_TRUE_WORDS = frozenset({"true", "yes", "on", "y"})
+
+
+def _bool_message(value: Any) -> str:
+    found = describe_value(value)
+    if not isinstance(value, str):
+        return f"{found} is not a boolean; expected true or false"
+    word = value.strip().lower()
+    meant = "true" if word in _TRUE_WORDS else "false"
+    if word in ("true", "false"):
+        return f"{found} is not a boolean; remove the quotes: {meant}"
+    if word in YAML11_BOOLEAN_WORDS:
+        return (
+            f"{found} is not a boolean; write {meant} "
+            "(YAML 1.1 words such as yes/no/on/off are strings in YAML 1.2)"
+        )
+    return f"{found} is not a boolean; expected true or false"
+
+
+def _bound(value: Any) -> str:
+    """`0.0` -> `0`: bounds read as the schema writes them."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _number_message(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{describe_value(value)} is too large to be a finite number"
+    return f"{describe_value(value)} is not a number; expected a number >= 0 or null"
+
+
+_MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
+    "bool_type": lambda e: _bool_message(e["input"]),
+    "int_type": lambda e: (
+        f"{describe_value(e['input'])} is not an integer; expected a whole number"
+    ),
+    "float_type": lambda e: _number_message(e["input"]),
+    "finite_number": lambda e: (
+        f"{describe_value(e['input'])} is not a finite number; expected a number >= 0 or null"
+    ),
+    "string_type": lambda e: f"{describe_value(e['input'])} is not a string; expected a string",
+    "greater_than_equal": lambda e: (
+        f"{describe_value(e['input'])} is below the minimum {_bound(e.get('ctx', {}).get('ge'))}"
+    ),
+    "less_than_equal": lambda e: (
+        f"{describe_value(e['input'])} is above the maximum {_bound(e.get('ctx', {}).get('le'))}"
+    ),
+    "sequence_str": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
+    "is_instance_of": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
+    "list_type": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
+    "tuple_type": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
+    "model_type": lambda e: f"{describe_value(e['input'])} is not a mapping; expected a mapping",
+    "dict_type": lambda e: f"{describe_value(e['input'])} is not a mapping; expected a mapping",
+    "model_attributes_type": lambda e: (
+        f"{describe_value(e['input'])} is not a mapping; expected a mapping"
+    ),
+    "missing": lambda e: f"required field {e['loc'][-1]!r} is missing; add it",
+}
+
+
+def problems_from_validation_error(
+    error: ValidationError, document: YamlDocument, model: type[BaseModel], filename: str
+) -> list[Problem]:
+    """One `Problem` per pydantic error, placed where the offending value (or key) starts."""
+    problems = []
+    for detail in error.errors(include_url=False):
+        loc: Loc = tuple(detail["loc"])
+        kind = detail["type"]
+        if kind == "extra_forbidden":
+            message = _unknown_key(detail, model)
+            line, column = document.position(loc, of_key=True)
+        else:
+            describe = _MESSAGES.get(kind)
+            message = describe(detail) if describe else detail["msg"]
+            line, column = document.position(loc[:-1] if kind == "missing" else loc)
+        problems.append(Problem(filename, line, column, render_loc(loc), message, f"schema.{kind}"))
+    return problems

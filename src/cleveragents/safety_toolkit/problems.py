@@ -1,0 +1,42 @@
+"""What a check reports: one `Problem` per finding, with where and why."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Problem:
+    """One finding in one file. Lines and columns are 1-based."""
+
+    file: str
+    line: int
+    column: int
+    path: str
+    message: str
+    rule: str
+
+    def render(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: error: {self.path}: {self.message}"
+
+
+def render_loc(loc: Loc) -> str:
+    """`("categories", 1)` -> `categories[1]`; `()` -> `$` (the root)."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text or "$"
+
+
+class ProfileFileError(ValueError):
+    """A file could not be loaded as a valid document; `problems` says every reason and where."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(sorted(problems))
+        super().__init__("\n".join(problem.render() for problem in self.problems))

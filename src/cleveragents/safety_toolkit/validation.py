@@ -1,0 +1,74 @@
+"""The one code path from bytes to a validated model: used by `from_yaml` and by the CLI."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .messages import problems_from_validation_error
+from .problems import Problem, ProfileFileError
+from .yaml_loading import DEFAULT_LIMITS, LoadLimits, describe_value, load_yaml_document
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult(Generic[ModelT]):
+    """The validated model when the file is valid, else every problem found (sorted)."""
+
+    instance: ModelT | None
+    problems: tuple[Problem, ...]
+
+
+def check_yaml_bytes(
+    data: bytes, filename: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
+) -> CheckResult[ModelT]:
+    """Load `data` as YAML and validate it against `model`, collecting every problem."""
+    try:
+        document = load_yaml_document(data, filename, limits)
+    except ProfileFileError as error:
+        return CheckResult(None, error.problems)
+    problems = list(document.problems)
+    if document.value is None and problems:
+        return CheckResult(None, tuple(sorted(problems)))
+    if not isinstance(document.value, dict):
+        found = "an empty document" if document.value is None else describe_value(document.value)
+        line, column = document.position(())
+        problems.append(
+            Problem(
+                filename,
+                line,
+                column,
+                "$",
+                f"the top level is {found}; expected a mapping of field names to values",
+                "root-type",
+            )
+        )
+        return CheckResult(None, tuple(sorted(problems)))
+    try:
+        instance = model.model_validate(document.value)
+    except ValidationError as error:
+        problems.extend(problems_from_validation_error(error, document, model, filename))
+        return CheckResult(None, tuple(sorted(problems)))
+    if problems:  # e.g. a duplicate key: the file loaded but must not pass
+        return CheckResult(None, tuple(sorted(problems)))
+    return CheckResult(instance, ())
+
+
+def load_yaml_file(
+    path: str | os.PathLike[str], model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
+) -> ModelT:
+    """Read, load and validate one file.
+
+    Raises FileNotFoundError when it is missing, ProfileFileError (a ValueError) with every
+    problem, each with file, line, column and field path, when it is not valid."""
+    filename = os.fspath(path)
+    with open(filename, "rb") as stream:
+        data = stream.read(limits.max_bytes + 1)
+    result = check_yaml_bytes(data, filename, model, limits)
+    if result.instance is None:
+        raise ProfileFileError(result.problems)
+    return result.instance
