@@ -1,0 +1,31 @@
+"""Shared paths and helpers for the test suite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_DIR = REPO_ROOT / "schema"
+PROFILE_SCHEMA_PATH = SCHEMA_DIR / "safety_profile.schema.json"
+EXAMPLES = REPO_ROOT / "examples"
+VALID_PROFILES = sorted((EXAMPLES / "valid").glob("*.yaml"))
+INVALID_PROFILES = sorted((EXAMPLES / "invalid").glob("*.yaml"))
+
+
+def expected_output_path(example: Path) -> Path:
+    """`x.safety_profile.yaml` -> `x.safety_profile.expected`, the snapshot kept beside it."""
+    return example.with_name(example.name.removesuffix(".yaml") + ".expected")
+
+
+def relative(path: Path) -> str:
+    return path.relative_to(REPO_ROOT).as_posix()
+
+
+@pytest.fixture(scope="session")
+def profile_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
+    return schema

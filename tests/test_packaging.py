@@ -1,0 +1,78 @@
+"""Part 5: the documented import works from a built wheel, which carries everything it needs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT, SCHEMA_DIR
+
+from cleveragents.safety_toolkit.schema_files import SCHEMA_FILE_NAMES, schema_path
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("cleveragents_safety_profile-*.whl")
+    return built
+
+
+def test_wheel_contains_layer_generated_models_schemas_and_markers(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {
+        "cleveragents/domain/models/core/safety_profile.py",
+        "cleveragents/schema_models/safety_profile_schema.py",
+        "cleveragents/domain/py.typed",
+        "cleveragents/safety_toolkit/py.typed",
+        "cleveragents/schema_models/py.typed",
+    } | {f"cleveragents/schemas/{path.name}" for path in SCHEMA_DIR.glob("*.json")}
+    assert expected <= names, expected - names
+    assert not any(name.startswith(("tests/", "examples/")) for name in names)
+
+
+def test_documented_import_works_from_the_unpacked_wheel(wheel: Path, tmp_path: Path) -> None:
+    zipfile.ZipFile(wheel).extractall(tmp_path)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from cleveragents.domain.models.core.safety_profile import ("
+        " SafetyProfile, DEFAULT_SAFETY_PROFILE, SafetyProfileRef, Provenance,"
+        " resolve_safety_profile);"
+        "import cleveragents.domain.models.core.safety_profile as module;"
+        "assert module.__file__.startswith(sys.argv[1]), module.__file__;"
+        "print(DEFAULT_SAFETY_PROFILE.max_retries_per_step, Provenance.PLAN.value)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3", "PLAN"]
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILE_NAMES))
+def test_installed_schema_is_the_canonical_schema(kind: str) -> None:
+    installed = schema_path(kind)
+    canonical = SCHEMA_DIR / SCHEMA_FILE_NAMES[kind]
+    assert installed.read_bytes() == canonical.read_bytes(), "stale install: pip install again"
