@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT, SCHEMA_DIR
 
-from cleveragents.safety_toolkit.schema_files import SCHEMA_FILE_NAMES, schema_path
+from cleveragents.safety_toolkit.kinds import KINDS
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +71,8 @@ def test_documented_import_works_from_the_unpacked_wheel(wheel: Path, tmp_path: 
     assert result.stdout.split() == ["3", "PLAN"]
 
 
-@pytest.mark.parametrize("kind", sorted(SCHEMA_FILE_NAMES))
+@pytest.mark.parametrize("kind", sorted(KINDS))
 def test_installed_schema_is_the_canonical_schema(kind: str) -> None:
-    installed = schema_path(kind)
-    canonical = SCHEMA_DIR / SCHEMA_FILE_NAMES[kind]
+    installed = KINDS[kind].schema_path()
+    canonical = SCHEMA_DIR / KINDS[kind].schema_file
     assert installed.read_bytes() == canonical.read_bytes(), "stale install: pip install again"

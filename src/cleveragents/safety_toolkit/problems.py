@@ -19,8 +19,11 @@ class Problem:
     message: str
     rule: str
 
-    def render(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: error: {self.path}: {self.message}"
+    def render(self, label: str = "error") -> str:
+        """`FILE:LINE:COL: error: FIELD: message`; file-level problems (line 0) have no position."""
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        field = f"{self.path}: " if self.path else ""
+        return f"{where}: {label}: {field}{self.message}"
 
 
 def render_loc(loc: Loc) -> str:

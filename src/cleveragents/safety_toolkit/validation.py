@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -58,6 +60,46 @@ def check_yaml_bytes(
     return CheckResult(instance, ())
 
 
+def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> bytes:
+    """The first `limits.max_bytes + 1` bytes of a regular file (enough to see it is too large).
+
+    Raises OSError for a missing path, a directory, a FIFO or device (opened without blocking,
+    then refused) or an unreadable file."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        raise OSError(errno.EINVAL, "Not a regular file", path)
+    with os.fdopen(descriptor, "rb") as stream:
+        return stream.read(limits.max_bytes + 1)
+
+
+def _file_problem(error: OSError, filename: str) -> Problem:
+    if isinstance(error, FileNotFoundError):
+        message, rule = "no such file; check the path", "file.missing"
+    elif isinstance(error, IsADirectoryError):
+        message, rule = "is a directory; pass the YAML files inside it", "file.directory"
+    elif isinstance(error, PermissionError):
+        message, rule = "permission denied; make the file readable", "file.unreadable"
+    else:
+        reason = (error.strerror or str(error)).lower()
+        message, rule = f"cannot be read ({reason}); pass a regular YAML file", "file.unreadable"
+    return Problem(filename, 0, 0, "", message, rule)
+
+
+def check_yaml_file(
+    path: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
+) -> CheckResult[ModelT]:
+    """Like `check_yaml_bytes`, reading the file; a file that cannot be read is a problem too."""
+    try:
+        data = read_regular_file(path, limits)
+    except OSError as error:
+        return CheckResult(None, (_file_problem(error, path),))
+    return check_yaml_bytes(data, path, model, limits)
+
+
 def load_yaml_file(
     path: str | os.PathLike[str], model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
 ) -> ModelT:
@@ -66,9 +108,7 @@ def load_yaml_file(
     Raises FileNotFoundError when it is missing, ProfileFileError (a ValueError) with every
     problem, each with file, line, column and field path, when it is not valid."""
     filename = os.fspath(path)
-    with open(filename, "rb") as stream:
-        data = stream.read(limits.max_bytes + 1)
-    result = check_yaml_bytes(data, filename, model, limits)
+    result = check_yaml_bytes(read_regular_file(filename, limits), filename, model, limits)
     if result.instance is None:
         raise ProfileFileError(result.problems)
     return result.instance

@@ -1,0 +1,156 @@
+"""`safety-profile`: a thin shell over the toolkit. The exit code is the API:
+0 all valid, 1 a file is invalid or unreadable, 2 a usage error."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+
+from .kinds import KINDS
+from .problems import Problem
+from .reporters import REPORTERS
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+EPILOG = """\
+examples:
+  safety-profile check safety_profile.yaml
+  safety-profile check --format json profiles/*.yaml
+  safety-profile check --format github profiles/*.yaml   (annotations in GitHub Actions)
+  safety-profile show safety_profile.yaml                (every default filled in)
+  safety-profile schema --path                           (for editors and other validators)
+
+exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    files: tuple[str, ...]
+    kind: str
+    output_format: str
+    colour: bool
+
+
+def _package_version() -> str:
+    try:
+        return version("cleveragents-safety-profile")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def _wants_colour(stream: object) -> bool:
+    # https://no-color.org: any non-empty NO_COLOR turns colour off.
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="safety-profile",
+        description="Check, show and describe CleverAgents Safety Profile YAML files.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_package_version()}")
+    parser.add_argument(
+        "--traceback", action="store_true", help="show a traceback on internal errors"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    kinds = sorted(KINDS)
+
+    check = commands.add_parser(
+        "check",
+        help="validate files; report every problem with file, line, column and field",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument("--kind", choices=kinds, default="profile", help="document kind")
+    check.add_argument("--format", dest="output_format", choices=sorted(REPORTERS), default="text")
+    check.add_argument("files", nargs="+", metavar="FILE")
+
+    schema = commands.add_parser("schema", help="print the JSON Schema (or its installed path)")
+    schema.add_argument("--kind", choices=kinds, default="profile")
+    schema.add_argument("--path", action="store_true", help="print the schema file's path")
+
+    show = commands.add_parser("show", help="print the effective document, defaults filled in")
+    show.add_argument("--kind", choices=kinds, default="profile")
+    show.add_argument("file", metavar="FILE")
+    return parser
+
+
+def run_check(options: CheckOptions) -> int:
+    from .validation import check_yaml_file
+
+    model = KINDS[options.kind].model()
+    problems: list[Problem] = []
+    for path in options.files:
+        problems.extend(check_yaml_file(path, model).problems)
+    problems.sort()
+    report = REPORTERS[options.output_format](problems, len(options.files), options.colour)
+    sys.stdout.write(report)
+    return EXIT_INVALID if problems else EXIT_OK
+
+
+def run_schema(kind: str, path_only: bool) -> int:
+    schema_file = KINDS[kind].schema_path()
+    if path_only:
+        print(schema_file)
+    else:
+        sys.stdout.write(schema_file.read_text(encoding="utf-8"))
+    return EXIT_OK
+
+
+def run_show(kind: str, path: str) -> int:
+    from .show import render_effective
+    from .validation import check_yaml_file
+
+    result = check_yaml_file(path, KINDS[kind].model())
+    if result.instance is None:
+        sys.stdout.write(REPORTERS["text"](result.problems, 1, _wants_colour(sys.stdout)))
+        return EXIT_INVALID
+    sys.stdout.write(render_effective(result.instance, path))
+    return EXIT_OK
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        options = CheckOptions(
+            files=tuple(args.files),
+            kind=args.kind,
+            output_format=args.output_format,
+            colour=args.output_format == "text" and _wants_colour(sys.stdout),
+        )
+        return run_check(options)
+    if args.command == "schema":
+        return run_schema(args.kind, args.path)
+    return run_show(args.kind, args.file)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_request:  # --help, --version, or a usage error (2)
+        return exit_request.code if isinstance(exit_request.code, int) else EXIT_USAGE
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. piped into `head`
+        return EXIT_OK
+    except Exception as error:
+        if args.traceback:
+            raise
+        print(
+            f"safety-profile: internal error: {type(error).__name__}: {error} "
+            "(run again with --traceback and report it)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
