@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,10 +24,10 @@ import yaml
 
 from .problems import Loc, Problem, ProfileFileError, render_loc
 
-try:  # libyaml's parser when present: same events, much faster
-    from yaml import CSafeLoader as _EventLoader
+try:  # libyaml's parser and composer when present: much faster
+    from yaml import CSafeLoader as _ComposingLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _EventLoader  # type: ignore[assignment]
+    from yaml import SafeLoader as _ComposingLoader  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +46,8 @@ _STR, _INT, _FLOAT, _BOOL, _NULL = (
     _CORE + name for name in ("str", "int", "float", "bool", "null")
 )
 _MAP, _SEQ = _CORE + "map", _CORE + "seq"
+_SCALAR_TAGS = (_STR, _INT, _FLOAT, _BOOL, _NULL)
+_CORE_TAGS = (*_SCALAR_TAGS, _MAP, _SEQ)
 
 # The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
 _NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -132,204 +133,142 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
 
 
-@dataclass(slots=True)
-class _Container:
-    """A mapping or sequence being filled, with what is needed to report on it."""
-
-    loc: Loc
-    mark: Any
-    value: dict[str, Any] | list[Any]
-    nodes: int = 1
-    anchor: str | None = None
-    pending_key: Any = None
-    has_key: bool = False
-    key_lines: dict[str, int] = field(default_factory=dict)
-    bad_key: bool = False
+class _Yaml12Loader(_ComposingLoader):
+    """libyaml's composer with YAML 1.2 core tag resolution instead of PyYAML's YAML 1.1."""
 
 
-class _DocumentBuilder:
-    """Turns one YAML event stream into a JSON-like value, positions and problems."""
+# Start from no implicit resolvers at all (PyYAML's include YAML 1.1 booleans and timestamps).
+_Yaml12Loader.yaml_implicit_resolvers = {}
+
+
+for _tag, _pattern, _first in (
+    (_NULL, _NULL_RE, ["~", "n", "N", ""]),
+    (_BOOL, _BOOL_RE, list("tTfF")),
+    (_INT, _INT_RE, list("-+0123456789")),
+    (_FLOAT, _FLOAT_RE, list("-+0123456789.")),
+):
+    _Yaml12Loader.add_implicit_resolver(_tag, _pattern, _first)
+
+
+class _Walker:
+    """Turns a composed node graph into a JSON-like value, positions and problems."""
 
     def __init__(self, filename: str, limits: LoadLimits) -> None:
         self.filename = filename
         self.limits = limits
         self.document = YamlDocument(value=None)
-        self.stack: list[_Container] = []
-        self.anchors: dict[str, tuple[Any, int]] = {}
         self.nodes = 0
-        self.documents = 0
 
-    # -- reporting -------------------------------------------------------------------------
     def problem(self, mark: Any, loc: Loc, message: str, rule: str) -> None:
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         self.document.problems.append(
-            Problem(self.filename, line, column, render_loc(loc), message, rule)
+            Problem(self.filename, mark.line + 1, mark.column + 1, render_loc(loc), message, rule)
         )
 
     def fatal(self, mark: Any, loc: Loc, message: str, rule: str) -> _Stop:
         self.problem(mark, loc, message, rule)
         return _Stop()
 
-    # -- building ----------------------------------------------------------------------------
-    def child_loc(self) -> tuple[Loc, bool]:
-        """Where the next node goes, and whether it is a mapping key."""
-        if not self.stack:
-            return (), False
-        parent = self.stack[-1]
-        if isinstance(parent.value, list):
-            return (*parent.loc, len(parent.value)), False
-        if not parent.has_key:
-            return parent.loc, True
-        return (*parent.loc, parent.pending_key), False
+    def check_tag(self, node: Any, allowed: tuple[str, ...], loc: Loc) -> None:
+        if node.tag not in allowed:
+            tag = _short_tag(node.tag)
+            if node.tag in _CORE_TAGS:
+                raise self.fatal(
+                    node.start_mark, loc, f"the tag {tag!r} does not fit here", "yaml.tag"
+                )
+            raise self.fatal(
+                node.start_mark,
+                loc,
+                f"the tag {tag!r} is not allowed; remove it (only plain YAML values are "
+                "accepted, nothing is ever constructed from a tag)",
+                "yaml.tag",
+            )
 
-    def count(self, amount: int, mark: Any, loc: Loc) -> None:
-        self.nodes += amount
+    def walk(self, node: Any, loc: Loc, depth: int) -> Any:
+        # Aliases share nodes, so an alias bomb is a small graph that expands hugely:
+        # counting every visit bounds the expansion.
+        self.nodes += 1
         if self.nodes > self.limits.max_nodes:
             raise self.fatal(
-                mark,
+                node.start_mark,
                 loc,
                 f"the document expands to more than {self.limits.max_nodes} values "
                 "(an alias bomb?); simplify it",
                 "yaml.too-many-nodes",
             )
+        mark = node.start_mark
+        self.document.value_marks.setdefault(loc, (mark.line + 1, mark.column + 1))
+        if isinstance(node, yaml.ScalarNode):
+            self.check_tag(node, _SCALAR_TAGS, loc)
+            try:
+                return _construct_scalar(node.tag, node.value)
+            except ValueError as error:
+                raise self.fatal(mark, loc, str(error), "yaml.scalar") from None
+        if depth >= self.limits.max_depth:
+            raise self.fatal(
+                mark,
+                loc,
+                f"nesting is deeper than {self.limits.max_depth} levels; flatten the document",
+                "yaml.too-deep",
+            )
+        if isinstance(node, yaml.SequenceNode):
+            self.check_tag(node, (_SEQ,), loc)
+            return [
+                self.walk(item, (*loc, index), depth + 1) for index, item in enumerate(node.value)
+            ]
+        self.check_tag(node, (_MAP,), loc)
+        return self.walk_mapping(node, loc, depth)
 
-    def place(self, value: Any, nodes: int, mark: Any, is_key: bool, loc: Loc) -> None:
-        """Put a finished node into its parent (or make it the document)."""
-        if not self.stack:
-            self.document.value = value
-            self.document.value_marks[()] = (mark.line + 1, mark.column + 1)
-            return
-        parent = self.stack[-1]
-        parent.nodes += nodes
-        if isinstance(parent.value, list):
-            parent.value.append(value)
-            self.document.value_marks.setdefault(loc, (mark.line + 1, mark.column + 1))
-            return
-        if is_key:
-            parent.has_key = True
-            parent.bad_key = not isinstance(value, str)
-            parent.pending_key = value
-            if parent.bad_key:
+    def walk_mapping(self, node: Any, loc: Loc, depth: int) -> dict[str, Any]:
+        mapping: dict[str, Any] = {}
+        first_lines: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key_mark = key_node.start_mark
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.fatal(
+                    key_mark, loc, "keys must be strings, not mappings or lists", "yaml.key-type"
+                )
+            key = self.walk(key_node, loc, depth + 1)
+            if not isinstance(key, str):
                 self.problem(
-                    mark,
-                    parent.loc,
-                    f"keys must be strings, found {describe_value(value)}; quote the key",
+                    key_mark,
+                    loc,
+                    f"keys must be strings, found {describe_value(key)}; quote the key",
                     "yaml.key-type",
                 )
-                return
-            first_line = parent.key_lines.get(value)
-            if first_line is not None:
+                continue
+            key_loc = (*loc, key)
+            if key in first_lines:
                 self.problem(
-                    mark,
-                    (*parent.loc, value),
-                    f"duplicate key {value!r} (first on line {first_line}, again on line "
-                    f"{mark.line + 1}); keep only one",
+                    key_mark,
+                    key_loc,
+                    f"duplicate key {key!r} (first on line {first_lines[key]}, again on line "
+                    f"{key_mark.line + 1}); keep only one",
                     "yaml.duplicate-key",
                 )
             else:
-                parent.key_lines[value] = mark.line + 1
-                self.document.key_marks[(*parent.loc, value)] = (mark.line + 1, mark.column + 1)
-            return
-        parent.has_key = False
-        if not parent.bad_key:
-            assert isinstance(parent.value, dict)
-            key = parent.pending_key
-            if key not in parent.value:  # a duplicate keeps its first value's position
-                self.document.value_marks[loc] = (mark.line + 1, mark.column + 1)
-            parent.value[key] = value
+                first_lines[key] = key_mark.line + 1
+                self.document.key_marks[key_loc] = (key_mark.line + 1, key_mark.column + 1)
+            mapping[key] = self.walk(value_node, key_loc, depth + 1)
+        return mapping
 
-    def tag_of(self, event: Any, default: str, loc: Loc) -> str:
-        tag = event.tag
-        if tag is None or tag == "!":
-            return default
-        if tag not in (_STR, _INT, _FLOAT, _BOOL, _NULL, _MAP, _SEQ):
-            raise self.fatal(
-                event.start_mark,
-                loc,
-                f"the tag {_short_tag(tag)!r} is not allowed; remove it (only plain YAML "
-                "values are accepted, nothing is ever constructed from a tag)",
-                "yaml.tag",
-            )
-        return str(tag)
 
-    def on_event(self, event: Any) -> None:
-        loc, is_key = self.child_loc()
-        mark = event.start_mark
-        if isinstance(event, yaml.ScalarEvent):
-            self.count(1, mark, loc)
-            default = _resolve_plain(event.value) if event.implicit[0] else _STR
-            tag = self.tag_of(event, default, loc)
-            try:
-                value = _construct_scalar(tag, event.value)
-            except ValueError as error:
-                raise self.fatal(mark, loc, str(error), "yaml.scalar") from None
-            self.remember(event.anchor, value, 1)
-            self.place(value, 1, mark, is_key, loc)
-        elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
-            self.count(1, mark, loc)
-            if len(self.stack) >= self.limits.max_depth:
-                raise self.fatal(
-                    mark,
-                    loc,
-                    f"nesting is deeper than {self.limits.max_depth} levels; flatten the document",
-                    "yaml.too-deep",
-                )
-            is_map = isinstance(event, yaml.MappingStartEvent)
-            tag = self.tag_of(event, _MAP if is_map else _SEQ, loc)
-            if tag != (_MAP if is_map else _SEQ):
-                raise self.fatal(
-                    mark, loc, f"the tag {_short_tag(tag)!r} does not fit here", "yaml.tag"
-                )
-            if is_key:
-                raise self.fatal(
-                    mark, loc, "keys must be strings, not mappings or lists", "yaml.key-type"
-                )
-            self.stack.append(
-                _Container(loc=loc, mark=mark, value={} if is_map else [], anchor=event.anchor)
-            )
-        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
-            container = self.stack.pop()
-            self.remember(container.anchor, container.value, container.nodes)
-            loc, is_key = self.child_loc()
-            self.place(container.value, container.nodes, container.mark, is_key, loc)
-        elif isinstance(event, yaml.AliasEvent):
-            if event.anchor not in self.anchors:
-                raise self.fatal(
-                    mark, loc, f"the alias *{event.anchor} has no anchor before it", "yaml.alias"
-                )
-            value, nodes = self.anchors[event.anchor]
-            self.count(nodes, mark, loc)
-            if is_key and not isinstance(value, str):
-                raise self.fatal(mark, loc, "keys must be strings", "yaml.key-type")
-            self.place(value, nodes, mark, is_key, loc)
-        elif isinstance(event, yaml.DocumentStartEvent):
-            self.documents += 1
-            if self.documents > 1:
-                raise self.fatal(
-                    mark,
-                    (),
-                    "the file holds more than one YAML document; keep one (remove the '---' "
-                    "separator and what follows, or split the file)",
-                    "yaml.multiple-documents",
-                )
-
-    def remember(self, anchor: str | None, value: Any, nodes: int) -> None:
-        if anchor is not None:
-            self.anchors[anchor] = (value, nodes)
-
-    def build(self, events: Iterator[Any]) -> YamlDocument:
-        try:
-            for event in events:
-                self.on_event(event)
-        except _Stop:
-            self.document.value = None
-        except yaml.MarkedYAMLError as error:
-            what = error.problem or "invalid YAML"
-            if error.context:
-                what = f"{error.context}: {what}"
-            self.problem(error.problem_mark, (), f"invalid YAML: {what}", "yaml.syntax")
-            self.document.value = None
-        return self.document
+def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
+    mark = error.problem_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    if error.problem == "but found another document":
+        return Problem(
+            filename,
+            line,
+            column,
+            "$",
+            "the file holds more than one YAML document; keep one (remove the '---' "
+            "separator and what follows, or split the file)",
+            "yaml.multiple-documents",
+        )
+    what = error.problem or "invalid YAML"
+    if error.context:
+        what = f"{error.context}: {what}"
+    return Problem(filename, line, column, "$", f"invalid YAML: {what}", "yaml.syntax")
 
 
 def describe_value(value: Any) -> str:
@@ -403,13 +342,19 @@ def load_yaml_document(
             [Problem(filename, 1, 1, "$", "the file is binary, not YAML text", "yaml.binary")]
         )
     text = decode_utf8(data, filename)
-    loader = _EventLoader(text)
+    loader = _Yaml12Loader(text)
     try:
-        return _DocumentBuilder(filename, limits).build(_events(loader))
+        # libyaml composes the node graph (its parser caps nesting at 1,000 levels); no Python
+        # object is ever constructed from a tag.
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as error:
+        return YamlDocument(value=None, problems=[_syntax_problem(error, filename)])
     finally:
         loader.dispose()
-
-
-def _events(loader: Any) -> Iterator[Any]:
-    while loader.check_event():
-        yield loader.get_event()
+    walker = _Walker(filename, limits)
+    if root is not None:
+        try:
+            walker.document.value = walker.walk(root, (), 0)
+        except _Stop:
+            walker.document.value = None
+    return walker.document
