@@ -29,3 +29,14 @@ def relative(path: Path) -> str:
 def profile_schema() -> dict[str, Any]:
     schema: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
     return schema
+
+
+def console_script(name: str) -> str:
+    """A console script installed beside this interpreter (the project's own venv)."""
+    import shutil
+    import sys
+
+    beside = Path(sys.executable).with_name(name)
+    found = str(beside) if beside.exists() else shutil.which(name)
+    assert found, f"{name} is not installed: pip install '.[test]'"
+    return found

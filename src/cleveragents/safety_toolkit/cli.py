@@ -4,14 +4,20 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .kinds import KINDS
 from .problems import Problem
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from .validation import CheckResult
 from .reporters import REPORTERS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -36,11 +42,17 @@ class CheckOptions:
     colour: bool
 
 
-def _package_version() -> str:
-    try:
-        return version("cleveragents-safety-profile")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "unknown"
+class _VersionAction(argparse.Action):
+    """`--version`, reading the installed metadata only when asked (it is slow to import)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> NoReturn:
+        from importlib.metadata import version
+
+        print(f"{parser.prog} {version('cleveragents-safety-profile')}")
+        parser.exit()
 
 
 def _wants_colour(stream: object) -> bool:
@@ -58,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_package_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
         "--traceback", action="store_true", help="show a traceback on internal errors"
     )
@@ -85,10 +97,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run_check(options: CheckOptions) -> int:
-    from .validation import check_yaml_file
+def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
+    """Import the validation path and build the model with the garbage collector paused:
+    start-up is most of a pre-commit run, and collections during these imports only cost."""
+    gc.disable()
+    try:
+        from .validation import check_yaml_file
 
-    model = KINDS[options.kind].model()
+        model = KINDS[kind].model()
+    finally:
+        gc.freeze()  # what start-up built lives as long as the process
+        gc.enable()
+    return check_yaml_file, model
+
+
+def run_check(options: CheckOptions) -> int:
+    check_yaml_file, model = _load_checker(options.kind)
     problems: list[Problem] = []
     for path in options.files:
         problems.extend(check_yaml_file(path, model).problems)
@@ -109,9 +133,9 @@ def run_schema(kind: str, path_only: bool) -> int:
 
 def run_show(kind: str, path: str) -> int:
     from .show import render_effective
-    from .validation import check_yaml_file
 
-    result = check_yaml_file(path, KINDS[kind].model())
+    check_yaml_file, model = _load_checker(kind)
+    result = check_yaml_file(path, model)
     if result.instance is None:
         sys.stdout.write(REPORTERS["text"](result.problems, 1, _wants_colour(sys.stdout)))
         return EXIT_INVALID

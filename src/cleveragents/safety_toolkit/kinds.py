@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,8 @@ class DocumentKind:
 
     def schema_path(self) -> Path:
         """The installed schema file (package data in `cleveragents/schemas`)."""
+        from importlib.resources import files  # only this command needs it
+
         # `cleveragents` is a namespace package: join one level at a time.
         resource = files("cleveragents").joinpath("schemas").joinpath(self.schema_file)
         return Path(str(resource))

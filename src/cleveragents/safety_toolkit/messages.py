@@ -6,7 +6,6 @@ unknown key, and `true`/`false` for YAML 1.1 words such as `yes`.
 
 from __future__ import annotations
 
-import difflib
 import types
 import typing
 from collections.abc import Callable
@@ -49,6 +48,8 @@ def _unknown_key(error: ErrorDetails, model: type[BaseModel]) -> str:
     known = list(parent.model_fields) if parent is not None else []
     if not known:
         return f"unknown field {key!r}; remove it"
+    import difflib  # only needed for a typo'd key; keeps start-up lean
+
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     if close:
         return f"unknown field {key!r}; did you mean {close[0]!r}?"

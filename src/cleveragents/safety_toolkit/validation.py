@@ -66,14 +66,24 @@ def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> bytes:
     Raises OSError for a missing path, a directory, a FIFO or device (opened without blocking,
     then refused) or an unreadable file."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    mode = os.fstat(descriptor).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(descriptor)
+    try:
+        mode = os.fstat(descriptor).st_mode
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
-        raise OSError(errno.EINVAL, "Not a regular file", path)
-    with os.fdopen(descriptor, "rb") as stream:
-        return stream.read(limits.max_bytes + 1)
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "Not a regular file", path)
+        # Plain reads on the descriptor: no buffered file object to build for a small file.
+        wanted = limits.max_bytes + 1
+        chunks = []
+        while wanted > 0:
+            chunk = os.read(descriptor, wanted)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            wanted -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def _file_problem(error: OSError, filename: str) -> Problem:

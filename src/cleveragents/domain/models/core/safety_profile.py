@@ -111,7 +111,8 @@ class Provenance(enum.StrEnum):
 class SafetyProfileRef(BaseModel):
     """A resolved profile and the layer it came from."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use: checking files never needs it, and start-up matters for the hook.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     profile: SafetyProfile
     provenance: Provenance

@@ -1,0 +1,275 @@
+"""The `safety-profile` CLI, run for real in a subprocess, as users and pre-commit run it."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import (
+    INVALID_PROFILES,
+    PROFILE_SCHEMA_PATH,
+    REPO_ROOT,
+    VALID_PROFILES,
+    console_script,
+    expected_output_path,
+    relative,
+)
+
+from cleveragents.domain.models.core.safety_profile import SafetyProfile
+
+CLI = console_script("safety-profile")
+
+
+def run(*args: str, cwd: Path = REPO_ROOT, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, **env}
+    return subprocess.run(
+        [CLI, *args], cwd=cwd, capture_output=True, text=True, check=False, env=environment
+    )
+
+
+def problem_lines(output: str) -> str:
+    """The report without its closing summary line."""
+    return "".join(line + "\n" for line in output.splitlines()[:-1])
+
+
+# -- check: data-driven over the example folders -----------------------------------------------
+@pytest.mark.parametrize("example", VALID_PROFILES, ids=lambda p: p.name)
+def test_valid_example_passes(example: Path) -> None:
+    result = run("check", relative(example))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "ok: 1 file valid\n", "")
+
+
+@pytest.mark.parametrize("example", INVALID_PROFILES, ids=lambda p: p.name)
+def test_invalid_example_fails_with_the_expected_messages(example: Path) -> None:
+    result = run("check", relative(example))
+    assert result.returncode == 1
+    assert problem_lines(result.stdout) == expected_output_path(example).read_text("utf-8")
+    assert result.stdout.splitlines()[-1] == "1 of 1 file invalid"
+    assert result.stderr == ""
+
+
+def test_every_problem_of_every_file_sorted_by_file_and_line() -> None:
+    files = [relative(path) for path in reversed(INVALID_PROFILES + VALID_PROFILES)]
+    result = run("check", *files)
+    assert result.returncode == 1
+    expected = "".join(
+        expected_output_path(path).read_text("utf-8") for path in sorted(INVALID_PROFILES)
+    )
+    assert problem_lines(result.stdout) == expected
+    summary = f"{len(INVALID_PROFILES)} of {len(files)} files invalid"
+    assert result.stdout.splitlines()[-1] == summary
+
+
+def test_python_dash_m_runs_the_same_cli() -> None:
+    example = relative(INVALID_PROFILES[0])
+    module = subprocess.run(
+        [sys.executable, "-m", "cleveragents.safety_toolkit", "check", example],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (module.returncode, module.stdout) == (1, run("check", example).stdout)
+
+
+# -- output formats ----------------------------------------------------------------------------
+def test_json_format() -> None:
+    typo = "examples/invalid/typo_key.safety_profile.yaml"
+    result = run("check", "--format", "json", typo, "examples/valid/crlf.safety_profile.yaml")
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == [
+        {
+            "file": typo,
+            "line": 2,
+            "column": 1,
+            "path": "allow_unsafe_tool",
+            "message": "unknown field 'allow_unsafe_tool'; did you mean 'allow_unsafe_tools'?",
+            "rule": "schema.extra_forbidden",
+        }
+    ]
+
+
+def test_json_format_of_valid_files_is_an_empty_array() -> None:
+    result = run("check", "--format", "json", relative(VALID_PROFILES[0]))
+    assert (result.returncode, json.loads(result.stdout)) == (0, [])
+
+
+def test_github_format() -> None:
+    result = run(
+        "check", "--format", "github", "examples/invalid/retries_above_maximum.safety_profile.yaml"
+    )
+    assert result.returncode == 1
+    assert result.stdout == (
+        "::error file=examples/invalid/retries_above_maximum.safety_profile.yaml,line=1,col=23,"
+        "title=schema.less_than_equal::max_retries_per_step: 500 is above the maximum 100\n"
+    )
+
+
+# -- files that cannot be checked: one line, exit 1, never a traceback -------------------------
+def test_missing_directory_fifo_and_binary_files(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.safety_profile.yaml"
+    os.mkfifo(fifo)
+    binary = tmp_path / "binary.safety_profile.yaml"
+    binary.write_bytes(b"\x00\x01\x02\xff")
+    result = run("check", "absent.yaml", str(tmp_path), str(fifo), str(binary), cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == ""
+    assert result.stdout == (
+        f"{tmp_path}: error: is a directory; pass the YAML files inside it\n"
+        f"{binary}:1:1: error: $: the file is binary, not YAML text\n"
+        f"{fifo}: error: cannot be read (not a regular file); pass a regular YAML file\n"
+        "absent.yaml: error: no such file; check the path\n"
+        "4 of 4 files invalid\n"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its mode")
+def test_file_without_read_permission(tmp_path: Path) -> None:
+    locked = tmp_path / "locked.safety_profile.yaml"
+    locked.write_text("require_sandbox: true\n")
+    locked.chmod(0)
+    result = run("check", str(locked))
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout.startswith(f"{locked}: error: permission denied; make the file readable")
+
+
+def test_file_whose_read_fails() -> None:
+    # A regular file whose read fails for every user, root included.
+    result = run("check", "/proc/self/mem")
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout.startswith("/proc/self/mem: error: cannot be read (input/output error)")
+
+
+def test_symlink_to_a_profile_is_followed(tmp_path: Path) -> None:
+    link = tmp_path / "link.safety_profile.yaml"
+    link.symlink_to(REPO_ROOT / "examples/invalid/typo_key.safety_profile.yaml")
+    result = run("check", str(link))
+    assert result.returncode == 1
+    assert f"{link}:2:1: error: allow_unsafe_tool:" in result.stdout
+
+
+def test_check_never_writes_to_the_files_it_checks(tmp_path: Path) -> None:
+    files = []
+    for example in INVALID_PROFILES + VALID_PROFILES:
+        copy = tmp_path / example.name
+        copy.write_bytes(example.read_bytes())
+        files.append(copy)
+    before = {path: (path.read_bytes(), path.stat().st_mtime_ns) for path in files}
+    run("check", *map(str, files))
+    assert before == {path: (path.read_bytes(), path.stat().st_mtime_ns) for path in files}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("check",),
+        ("check", "--kind", "nonsense", "x.yaml"),
+        ("--bogus",),
+        ("frobnicate",),
+        ("check", "--format", "xml", "x.yaml"),
+    ],
+)
+def test_usage_errors_exit_2_without_traceback(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert "usage:" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_help_shows_examples_and_exit_codes() -> None:
+    result = run("check", "--help")
+    assert result.returncode == 0
+    assert "safety-profile check safety_profile.yaml" in result.stdout
+    assert "exit status: 0 all files valid, 1" in result.stdout
+
+
+def test_version() -> None:
+    from importlib.metadata import version
+
+    result = run("--version")
+    assert (result.returncode, result.stdout) == (
+        0,
+        f"safety-profile {version('cleveragents-safety-profile')}\n",
+    )
+
+
+# -- colour only on a terminal, and never with NO_COLOR ----------------------------------------
+def _run_on_a_terminal(*args: str, **env: str) -> str:
+    leader, follower = pty.openpty()
+    environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    environment.update(TERM="xterm", **env)
+    with subprocess.Popen(
+        [CLI, *args], cwd=REPO_ROOT, stdout=follower, stderr=follower, env=environment
+    ) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait()
+    os.close(leader)
+    return b"".join(chunks).decode()
+
+
+def test_errors_are_red_on_a_terminal_unless_no_color() -> None:
+    typo = "examples/invalid/typo_key.safety_profile.yaml"
+    assert "\033[31merror\033[0m" in _run_on_a_terminal("check", typo)
+    plain = _run_on_a_terminal("check", typo, NO_COLOR="1")
+    assert "\033[" not in plain
+    assert ": error: allow_unsafe_tool:" in plain
+
+
+# -- schema and show ---------------------------------------------------------------------------
+def test_schema_prints_the_canonical_schema() -> None:
+    result = run("schema")
+    assert result.returncode == 0
+    assert json.loads(result.stdout) == json.loads(PROFILE_SCHEMA_PATH.read_text("utf-8"))
+
+
+def test_schema_path_is_the_installed_copy() -> None:
+    result = run("schema", "--path")
+    installed = Path(result.stdout.strip())
+    assert installed.is_absolute()
+    assert installed.read_bytes() == PROFILE_SCHEMA_PATH.read_bytes()
+
+
+def test_show_fills_defaults_and_marks_where_each_value_came_from(tmp_path: Path) -> None:
+    source = tmp_path / "safety_profile.yaml"
+    source.write_text("max_retries_per_step: 7\nallowed_skill_categories: [' code', code]\n")
+    result = run("show", str(source))
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"# Effective SafetyProfile for {source}"
+    marks = {line.split(":")[0]: line.rsplit("# ", 1)[1] for line in lines[1:]}
+    assert marks == {
+        "allowed_skill_categories": "from file",
+        "require_sandbox": "default",
+        "require_checkpoints": "default",
+        "require_human_approval": "default",
+        "allow_unsafe_tools": "default",
+        "max_cost_per_plan": "default",
+        "max_retries_per_step": "from file",
+        "max_total_cost": "default",
+    }
+    # The output is itself a complete, valid profile equal to the input.
+    shown = yaml.safe_load(result.stdout)
+    assert SafetyProfile.from_config(shown) == SafetyProfile.from_yaml(source)
+    assert shown["allowed_skill_categories"] == ["code"]
+
+
+def test_show_of_an_invalid_file_reports_the_problems() -> None:
+    result = run("show", "examples/invalid/typo_key.safety_profile.yaml")
+    assert result.returncode == 1
+    assert "did you mean 'allow_unsafe_tools'?" in result.stdout
