@@ -44,6 +44,8 @@ def _nested_model(annotation: Any) -> type[BaseModel] | None:
 
 def _unknown_key(error: ErrorDetails, model: type[BaseModel]) -> str:
     key = str(error["loc"][-1])
+    if key == "<<":
+        return "merge keys ('<<') are not supported (YAML 1.2 has none); write the fields out"
     parent = _model_at(model, error["loc"][:-1])
     known = list(parent.model_fields) if parent is not None else []
     if not known:
@@ -82,18 +84,14 @@ def _bound(value: Any) -> str:
     return str(value)
 
 
-def _number_message(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{describe_value(value)} is too large to be a finite number"
-    return f"{describe_value(value)} is not a number; expected a number >= 0 or null"
-
-
 _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
     "bool_type": lambda e: _bool_message(e["input"]),
     "int_type": lambda e: (
         f"{describe_value(e['input'])} is not an integer; expected a whole number"
     ),
-    "float_type": lambda e: _number_message(e["input"]),
+    "float_type": lambda e: (
+        f"{describe_value(e['input'])} is not a number; expected a number >= 0 or null"
+    ),
     "finite_number": lambda e: (
         f"{describe_value(e['input'])} is not a finite number; expected a number >= 0 or null"
     ),

@@ -37,7 +37,7 @@ def check_yaml_bytes(
     if document.value is None and problems:
         return CheckResult(None, tuple(sorted(problems)))
     if not isinstance(document.value, dict):
-        found = "an empty document" if document.value is None else describe_value(document.value)
+        found = "an empty document" if document.empty else describe_value(document.value)
         line, column = document.position(())
         problems.append(
             Problem(

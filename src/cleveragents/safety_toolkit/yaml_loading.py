@@ -67,6 +67,7 @@ class YamlDocument:
     """The loaded value and where each part of it starts in the file."""
 
     value: Any
+    empty: bool = False  # no document at all (an empty file, or only comments)
     value_marks: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -188,13 +189,21 @@ class _Walker:
         # counting every visit bounds the expansion.
         self.nodes += 1
         if self.nodes > self.limits.max_nodes:
-            raise self.fatal(
-                node.start_mark,
-                loc,
-                f"the document expands to more than {self.limits.max_nodes} values "
-                "(an alias bomb?); simplify it",
-                "yaml.too-many-nodes",
+            # Inside an alias the node's own mark is the anchor's: name the top-level entry.
+            top = loc[:1]
+            line, column = self.document.position(top, of_key=True)
+            self.document.problems.append(
+                Problem(
+                    self.filename,
+                    line,
+                    column,
+                    render_loc(top),
+                    f"the document expands to more than {self.limits.max_nodes} values "
+                    "(an alias bomb?); simplify it",
+                    "yaml.too-many-nodes",
+                )
             )
+            raise _Stop
         mark = node.start_mark
         self.document.value_marks.setdefault(loc, (mark.line + 1, mark.column + 1))
         if isinstance(node, yaml.ScalarNode):
@@ -298,6 +307,19 @@ def describe_value(value: Any) -> str:
 
 def decode_utf8(data: bytes, filename: str) -> str:
     """The text of `data`, or ProfileFileError naming where the first non-UTF-8 byte is."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ProfileFileError(
+            [
+                Problem(
+                    filename,
+                    1,
+                    1,
+                    "$",
+                    "the file is UTF-16 text; save it as UTF-8",
+                    "yaml.encoding",
+                )
+            ]
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -337,7 +359,7 @@ def load_yaml_document(
                 )
             ]
         )
-    if b"\x00" in data:
+    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ProfileFileError(
             [Problem(filename, 1, 1, "$", "the file is binary, not YAML text", "yaml.binary")]
         )
@@ -352,6 +374,7 @@ def load_yaml_document(
     finally:
         loader.dispose()
     walker = _Walker(filename, limits)
+    walker.document.empty = root is None
     if root is not None:
         try:
             walker.document.value = walker.walk(root, (), 0)

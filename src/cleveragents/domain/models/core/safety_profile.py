@@ -53,6 +53,19 @@ class SafetyProfile(_SchemaSafetyProfile):
             return int(value)
         return value
 
+    @field_validator("max_cost_per_plan", "max_total_cost", mode="before")
+    @classmethod
+    def _integer_cost_is_finite(cls, value: Any) -> Any:
+        # JSON allows integers of any size; a cost must fit a finite float.
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                float(value)
+            except OverflowError:
+                raise PydanticCustomError(
+                    "finite_number", "Input should be a finite number"
+                ) from None
+        return value
+
     @field_validator("max_total_cost", mode="after")
     @classmethod
     def _per_plan_within_total(cls, total: float | None, info: Any) -> float | None:
