@@ -90,7 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a starter profile: every field at its default, commented, with the editor "
         "modeline; never overwrites a file",
     )
-    init.add_argument("file", metavar="FILE", nargs="?", default="safety_profile.yaml")
+    init.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default="safety_profile.yaml",
+        help="the file to create (default: %(default)s)",
+    )
     init.add_argument(
         "--schema",
         metavar="LOCATION",
