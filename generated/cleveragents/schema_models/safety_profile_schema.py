@@ -48,7 +48,6 @@ class SafetyProfile(BaseModel):
         StrictFloat | None,
         Field(
             description="Maximum cost in USD of one plan, a finite number >= 0, or null for no limit; when max_total_cost is also set it must not exceed it.",
-            examples=[50.0],
             ge=0.0,
             title="Maximum cost per plan (USD)",
         ),
@@ -66,7 +65,6 @@ class SafetyProfile(BaseModel):
         StrictFloat | None,
         Field(
             description="Maximum total cost in USD, a finite number >= 0, or null for no limit; it must be at least max_cost_per_plan when both are set.",
-            examples=[200.0],
             ge=0.0,
             title="Maximum total cost (USD)",
         ),

@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .kinds import KINDS
@@ -29,6 +30,7 @@ examples:
   safety-profile check --format github profiles/*.yaml   (annotations in GitHub Actions)
   safety-profile show safety_profile.yaml                (every default filled in)
   safety-profile schema --path                           (for editors and other validators)
+  safety-profile init                                    (a starter safety_profile.yaml)
 
 exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
 """
@@ -94,6 +96,25 @@ def build_parser() -> argparse.ArgumentParser:
     show = commands.add_parser("show", help="print the effective document, defaults filled in")
     show.add_argument("--kind", choices=kinds, default="profile")
     show.add_argument("file", metavar="FILE")
+
+    init = commands.add_parser(
+        "init",
+        help="write a starter profile: every field at its default, commented, with the editor "
+        "modeline; never overwrites a file",
+    )
+    init.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default="safety_profile.yaml",
+        help="the file to create (default: %(default)s)",
+    )
+    init.add_argument(
+        "--schema",
+        metavar="LOCATION",
+        help="what the modeline points editors at: a URL, a file URI or a path relative to FILE "
+        "(default: the installed schema file, which works offline)",
+    )
     return parser
 
 
@@ -143,6 +164,29 @@ def run_show(kind: str, path: str) -> int:
     return EXIT_OK
 
 
+def run_init(path: str, schema_location: str | None) -> int:
+    from .starter import SchemaLocationError, create_starter_file, installed_starter_profile
+
+    try:
+        create_starter_file(Path(path), installed_starter_profile(schema_location))
+    except SchemaLocationError as error:
+        print(f"safety-profile: --schema: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except FileExistsError:
+        print(
+            f"safety-profile: {path} already exists; not overwriting it "
+            "(remove it first, or pass another FILE)",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        print(f"safety-profile: cannot write {path} ({reason})", file=sys.stderr)
+        return EXIT_INVALID
+    print(f"wrote {path}; check it with: safety-profile check {path}")
+    return EXIT_OK
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "check":
         options = CheckOptions(
@@ -154,6 +198,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_check(options)
     if args.command == "schema":
         return run_schema(args.kind, args.path)
+    if args.command == "init":
+        return run_init(args.file, args.schema)
     return run_show(args.kind, args.file)
 
 

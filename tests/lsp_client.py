@@ -1,0 +1,235 @@
+"""A small Language Server Protocol client over stdio: enough to drive a real language server
+(yaml-language-server) from tests the way an editor does.
+
+Messages are JSON-RPC 2.0 framed with a `Content-Length` header. A reader thread routes each
+message from the server: responses to the request waiting for them, `publishDiagnostics`
+notifications into a per-document store, and requests the server makes of the client
+(`workspace/configuration` and friends) are answered at once so the server never stalls.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+JsonObject = dict[str, Any]
+
+
+class LanguageServerError(RuntimeError):
+    """The server answered with an error, stopped, or did not answer in time."""
+
+
+def _write_message(stream: IO[bytes], message: JsonObject) -> None:
+    body = json.dumps(message).encode("utf-8")
+    stream.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    stream.flush()
+
+
+def _read_message(stream: IO[bytes]) -> JsonObject | None:
+    """The next message, or None at end of stream."""
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            return None
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("ascii").partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value.strip())
+    if length is None:
+        raise LanguageServerError("a message from the server had no Content-Length header")
+    message: JsonObject = json.loads(stream.read(length).decode("utf-8"))
+    return message
+
+
+class LanguageServerClient:
+    """One server process and the editor side of its conversation."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        settings: Mapping[str, Any],
+        cwd: Path,
+        timeout: float = 20.0,
+    ) -> None:
+        self.timeout = timeout
+        self._settings = dict(settings)  # answers `workspace/configuration`, by section
+        self._process = subprocess.Popen(
+            list(command),
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self._next_id = 0
+        self._write_lock = threading.Lock()
+        self._responses: dict[int, queue.Queue[JsonObject]] = {}
+        self._diagnostics: dict[str, list[JsonObject]] = {}  # by document URI
+        self._diagnostics_changed = threading.Condition()
+        self._stderr: list[bytes] = []
+        self._opened: set[str] = set()
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    # -- wire ----------------------------------------------------------------------------------
+    def _send(self, message: JsonObject) -> None:
+        assert self._process.stdin is not None
+        with self._write_lock:
+            _write_message(self._process.stdin, {"jsonrpc": "2.0", **message})
+
+    def _read_stderr(self) -> None:
+        assert self._process.stderr is not None
+        for line in self._process.stderr:
+            self._stderr.append(line)
+
+    def _read_stdout(self) -> None:
+        assert self._process.stdout is not None
+        while (message := _read_message(self._process.stdout)) is not None:
+            if "method" in message and "id" in message:
+                self._answer_server_request(message)
+            elif "method" in message:
+                self._on_notification(message)
+            elif message.get("id") in self._responses:
+                self._responses[message["id"]].put(message)
+        with self._diagnostics_changed:  # wake anyone waiting: the server is gone
+            self._diagnostics_changed.notify_all()
+
+    def _answer_server_request(self, request: JsonObject) -> None:
+        result: Any = None
+        if request["method"] == "workspace/configuration":
+            items = request["params"]["items"]
+            result = [self._settings.get(item.get("section", ""), None) for item in items]
+        self._send({"id": request["id"], "result": result})
+
+    def _on_notification(self, message: JsonObject) -> None:
+        if message["method"] == "textDocument/publishDiagnostics":
+            params = message["params"]
+            with self._diagnostics_changed:
+                self._diagnostics[params["uri"]] = params["diagnostics"]
+                self._diagnostics_changed.notify_all()
+
+    def stderr_text(self) -> str:
+        return b"".join(self._stderr).decode("utf-8", "replace")
+
+    # -- JSON-RPC ------------------------------------------------------------------------------
+    def request(self, method: str, params: Any) -> Any:
+        self._next_id += 1
+        request_id = self._next_id
+        answer: queue.Queue[JsonObject] = queue.Queue()
+        self._responses[request_id] = answer
+        self._send({"id": request_id, "method": method, "params": params})
+        try:
+            response = answer.get(timeout=self.timeout)
+        except queue.Empty:
+            raise LanguageServerError(
+                f"no answer to {method} within {self.timeout} s; server stderr:\n"
+                + self.stderr_text()
+            ) from None
+        finally:
+            del self._responses[request_id]
+        if "error" in response:
+            raise LanguageServerError(f"{method} failed: {response['error']}")
+        return response.get("result")
+
+    def notify(self, method: str, params: Any) -> None:
+        self._send({"method": method, "params": params})
+
+    # -- the editor's side of a session --------------------------------------------------------
+    def initialize(self, root: Path) -> JsonObject:
+        capabilities = {
+            "textDocument": {
+                "completion": {
+                    "completionItem": {
+                        "snippetSupport": True,
+                        "documentationFormat": ["markdown", "plaintext"],
+                    }
+                },
+                "hover": {"contentFormat": ["markdown", "plaintext"]},
+                "publishDiagnostics": {"relatedInformation": True},
+            },
+            "workspace": {"configuration": True, "didChangeConfiguration": {}},
+        }
+        result: JsonObject = self.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": root.as_uri(),
+                "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+                "capabilities": capabilities,
+            },
+        )
+        self.notify("initialized", {})
+        self.notify("workspace/didChangeConfiguration", {"settings": self._settings})
+        return result
+
+    def open_document(self, uri: str, text: str) -> None:
+        """Open a document. Each URI is opened once, so every diagnostic published for it is
+        about this text (the server's notifications carry no document version)."""
+        if uri in self._opened:
+            raise ValueError(f"{uri} is already open; use a new URI for new text")
+        self._opened.add(uri)
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+        )
+
+    def diagnostics(self, uri: str) -> list[JsonObject]:
+        """The diagnostics the server publishes for an open document, waiting for the first set."""
+        with self._diagnostics_changed:
+            self._diagnostics_changed.wait_for(
+                lambda: uri in self._diagnostics or self._process.poll() is not None,
+                timeout=self.timeout,
+            )
+            published = self._diagnostics.get(uri)
+        if published is None:
+            raise LanguageServerError(
+                f"no diagnostics for {uri} within {self.timeout} s; server stderr:\n"
+                + self.stderr_text()
+            )
+        return published
+
+    def completion(self, uri: str, line: int, character: int) -> list[JsonObject]:
+        result = self.request(
+            "textDocument/completion",
+            {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+        )
+        if result is None:
+            return []
+        items: list[JsonObject] = result["items"] if isinstance(result, dict) else result
+        return items
+
+    def hover(self, uri: str, line: int, character: int) -> str:
+        """The hover text (markdown or plain), empty when the server has none."""
+        result = self.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+        )
+        if not result:
+            return ""
+        contents = result["contents"]
+        if isinstance(contents, dict):
+            return str(contents["value"])
+        if isinstance(contents, list):
+            return "\n".join(str(part.get("value", part)) for part in contents)
+        return str(contents)
+
+    def close(self) -> None:
+        """Shut the server down politely, then make sure it is gone."""
+        try:
+            if self._process.poll() is None:
+                self.request("shutdown", None)
+                self.notify("exit", None)
+                self._process.wait(timeout=self.timeout)
+        except (LanguageServerError, OSError, subprocess.TimeoutExpired):
+            self._process.kill()
+            self._process.wait()
+        finally:
+            for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
+                if stream is not None:
+                    stream.close()

@@ -1,0 +1,111 @@
+"""The files that hook editors up, and the README that shows them (no editor needed here; the
+server itself is in test_editor_yaml_language_server.py)."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import yaml
+from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR
+from readme import code_blocks
+
+from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.starter import modeline
+
+EDITORS = REPO_ROOT / "editors"
+VSCODE_SETTINGS = EDITORS / "vscode" / "settings.json"
+CATALOG_ENTRY = EDITORS / "schemastore-catalog-entry.json"
+SECTION = "Editor autocompletion"
+SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
+HOOK_FILES = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0][
+    "files"
+]
+NAMES = [
+    "safety_profile.yaml",
+    "team.safety_profile.yml",
+    "ci-safety-profile.yaml",
+    "my_safety-profile_v2.yml",
+    "profile.yaml",
+    "safety_profile.json",
+    "safetyprofile.yaml",
+]
+
+
+def test_schema_folder_holds_only_json_schemas() -> None:
+    # datamodel-codegen turns every file below schema/ into a module, whatever its name or
+    # extension (hidden files and subfolders too), and has no option to leave one out: anything
+    # else editors need (the SchemaStore entry) lives in editors/.
+    for path in sorted(SCHEMA_DIR.rglob("*")):
+        assert path.is_file(), f"{path}: no folders in schema/"
+        assert path.name.endswith(".schema.json"), f"{path}: only *.schema.json in schema/"
+        assert json.loads(path.read_text(encoding="utf-8"))["$schema"], path
+
+
+def test_vscode_settings_map_the_profile_globs_to_a_schema_of_this_repository() -> None:
+    settings = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
+    (schema_path, globs) = settings["yaml.schemas"].popitem()
+    assert (REPO_ROOT / schema_path).resolve() == PROFILE_SCHEMA_PATH.resolve()
+    assert KINDS["profile"].schema_path().read_bytes() == PROFILE_SCHEMA_PATH.read_bytes()
+    assert {"**/*safety_profile*.yaml", "**/*safety-profile*.yaml"} <= set(globs)
+
+
+def test_readme_shows_the_tested_vscode_settings_verbatim() -> None:
+    settings = VSCODE_SETTINGS.read_text(encoding="utf-8")
+    assert ("json", settings) in code_blocks(SECTION)
+
+
+def test_readme_modeline_is_the_one_init_writes() -> None:
+    (block,) = [text for language, text in code_blocks(SECTION) if language == "yaml"]
+    location = block.strip().split("=", 1)[1]
+    assert block == modeline(location) + "\n"
+
+
+def test_readme_jetbrains_patterns_are_the_vscode_globs() -> None:
+    settings = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
+    (globs,) = settings["yaml.schemas"].values()
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    jetbrains = readme.split("**JetBrains IDEs**", 1)[1].split("**SchemaStore**", 1)[0]
+    patterns = re.findall(r"`(\*[^`]*)`", jetbrains)
+    assert patterns == [glob.removeprefix("**/") for glob in globs]
+
+
+def _subschemas(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield schema
+    for child in schema.get("properties", {}).values():
+        yield from _subschemas(child)
+    if isinstance(schema.get("items"), dict):
+        yield from _subschemas(schema["items"])
+
+
+DRAFT_7_KEYWORDS = {
+    "$schema", "$id", "title", "description", "default", "examples", "type", "properties",
+    "additionalProperties", "items", "minimum", "maximum",
+}  # fmt: skip
+EDITOR_ANNOTATIONS = {"markdownDescription", "errorMessage", "defaultSnippets"}
+
+
+def test_schema_uses_no_keyword_newer_than_draft_7() -> None:
+    # The README tells JetBrains users to pick "JSON Schema version 7".
+    for subschema in _subschemas(SCHEMA):
+        assert set(subschema) <= DRAFT_7_KEYWORDS | EDITOR_ANNOTATIONS, set(subschema)
+
+
+def test_schemastore_catalog_entry_is_ready_to_submit() -> None:
+    entry = json.loads(CATALOG_ENTRY.read_text(encoding="utf-8"))
+    assert list(entry) == ["name", "description", "fileMatch", "url"]
+    assert entry["name"].startswith("CleverAgents")
+    assert entry["description"]
+    assert entry["url"] == SCHEMA["$id"]
+    assert entry["url"].startswith("https://")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_schemastore_file_match_is_the_pre_commit_hook_selection(name: str) -> None:
+    file_match = json.loads(CATALOG_ENTRY.read_text(encoding="utf-8"))["fileMatch"]
+    matched = any(fnmatch.fnmatchcase(name, pattern) for pattern in file_match)
+    assert matched == (re.search(HOOK_FILES, name) is not None)

@@ -1,0 +1,256 @@
+"""The schema as editors see it, proven in the real yaml-language-server (the server VS Code,
+Neovim, Helix and others run), pinned in package.json and installed by `npm ci`.
+
+One server session serves the whole module. Documents are opened in memory, each under a new
+name; they point at the canonical schema with the modeline, except where the VS Code settings
+from editors/vscode/settings.json are what is being tested.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, VALID_PROFILES
+from lsp_client import JsonObject, LanguageServerClient
+from readme import code_blocks
+
+from cleveragents.safety_toolkit.starter import modeline
+
+SERVER_SCRIPT = REPO_ROOT / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
+VSCODE_SETTINGS = REPO_ROOT / "editors" / "vscode" / "settings.json"
+SECTION = "Editor autocompletion"
+SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
+FIELDS = list(SCHEMA["properties"])
+MODELINE = modeline(PROFILE_SCHEMA_PATH.as_uri())
+STARTER_SNIPPET_LABEL = SCHEMA["defaultSnippets"][0]["label"]
+PROPERTY_KIND = 10  # LSP CompletionItemKind.Property
+
+
+def _server_command() -> list[str]:
+    node = shutil.which("node")
+    if node is None:
+        missing = "node is not on PATH"
+    elif not SERVER_SCRIPT.exists():
+        missing = "yaml-language-server is not installed: run `npm ci` in the repository root"
+    else:
+        return [node, str(SERVER_SCRIPT), "--stdio"]
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{missing}; under CI=true the editor tests must run, not skip")
+    pytest.skip(missing)
+
+
+class Editor:
+    """The server plus fresh document names, as an editor would open files."""
+
+    def __init__(self, client: LanguageServerClient, folder: Path) -> None:
+        self.client = client
+        self.folder = folder
+        self._numbers = itertools.count()
+
+    def open(self, text: str, name: str = "document{}.yaml") -> str:
+        """Open `text` under a new name (`{}` takes a number); returns its URI."""
+        uri = (self.folder / name.format(next(self._numbers))).as_uri()
+        self.client.open_document(uri, text)
+        return uri
+
+    def open_profile(self, body: str) -> str:
+        """A document whose first line is the modeline pointing at the canonical schema."""
+        return self.open(f"{MODELINE}\n{body}")
+
+
+@pytest.fixture(scope="module")
+def editor() -> Iterator[Editor]:
+    vscode = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
+    settings = {
+        "yaml": {
+            "validate": True,
+            "completion": True,
+            "hover": True,
+            "schemas": vscode["yaml.schemas"],  # relative keys resolve against the workspace
+            "schemaStore": {"enable": False},  # no network: only our schema is in play
+        }
+    }
+    client = LanguageServerClient(_server_command(), settings, cwd=REPO_ROOT)
+    try:
+        client.initialize(REPO_ROOT)
+        # In-memory documents, one folder below the root (as the README's modeline expects);
+        # nothing is written there.
+        yield Editor(client, REPO_ROOT / "editor-documents")
+    finally:
+        client.close()
+
+
+def _labels(items: list[JsonObject]) -> list[str]:
+    return [item["label"] for item in items]
+
+
+def _expand_snippet(text: str) -> str:
+    """The text a snippet leaves when every placeholder keeps its default (Tab, Tab, ...)."""
+    return re.sub(r"\$\{\d+:([^}]*)\}|\$\d+", lambda match: match.group(1) or "", text)
+
+
+def _safety_profile(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed command line, as a user runs it."""
+    executable = Path(sys.executable).with_name("safety-profile")
+    return subprocess.run([str(executable), *args], capture_output=True, text=True, check=False)
+
+
+# -- completion ------------------------------------------------------------------------------
+def test_completion_on_an_empty_line_offers_every_field(editor: Editor) -> None:
+    uri = editor.open_profile("\n")
+    items = editor.client.completion(uri, 1, 0)
+    fields = [item["label"] for item in items if item.get("kind") == PROPERTY_KIND]
+    assert sorted(fields) == sorted(FIELDS)
+    assert len(FIELDS) == 8
+
+
+def test_completion_offers_only_the_fields_not_yet_written(editor: Editor) -> None:
+    uri = editor.open_profile("require_sandbox: true\n\n")
+    fields = [item["label"] for item in editor.client.completion(uri, 2, 0)]
+    assert "require_sandbox" not in fields
+    assert set(FIELDS) - {"require_sandbox"} <= set(fields)
+
+
+def test_completion_after_require_sandbox_offers_true_and_false(editor: Editor) -> None:
+    uri = editor.open_profile("require_sandbox: \n")
+    assert sorted(_labels(editor.client.completion(uri, 1, len("require_sandbox: ")))) == [
+        "false",
+        "true",
+    ]
+
+
+def test_completion_inside_the_category_list_offers_the_examples(editor: Editor) -> None:
+    uri = editor.open_profile("allowed_skill_categories:\n  - \n")
+    labels = _labels(editor.client.completion(uri, 2, 4))
+    assert {"code", "test", "deploy"} <= set(labels)
+
+
+def test_one_completion_inserts_a_complete_valid_profile(editor: Editor, tmp_path: Path) -> None:
+    uri = editor.open_profile("\n")
+    (starter,) = [
+        item
+        for item in editor.client.completion(uri, 1, 0)
+        if item["label"] == STARTER_SNIPPET_LABEL
+    ]
+    profile_text = f"{MODELINE}\n{_expand_snippet(starter['insertText'])}\n"
+
+    written = tmp_path / "starter.safety_profile.yaml"
+    written.write_text(profile_text, encoding="utf-8")
+    result = _safety_profile("check", str(written))
+    assert result.returncode == 0, result.stdout
+    defaults = {name: field["default"] for name, field in SCHEMA["properties"].items()}
+    assert yaml.safe_load(profile_text) == defaults  # every field, each at its default
+    assert editor.client.diagnostics(editor.open(profile_text)) == []
+
+
+@pytest.mark.parametrize(
+    ("field", "expected"),
+    [("max_cost_per_plan", "50.0"), ("max_total_cost", "200.0"), ("max_retries_per_step", "5")],
+)
+def test_cost_and_retry_fields_offer_a_value_snippet(
+    editor: Editor, field: str, expected: str
+) -> None:
+    uri = editor.open_profile(f"{field}: \n")
+    items = editor.client.completion(uri, 1, len(f"{field}: "))
+    (snippet,) = [
+        item
+        for item in items
+        if item["label"] == SCHEMA["properties"][field]["defaultSnippets"][0]["label"]
+    ]
+    value = _expand_snippet(snippet["insertText"])
+    assert value == expected
+    assert editor.client.diagnostics(editor.open_profile(f"{field}: {value}\n")) == []
+
+
+# -- hover -----------------------------------------------------------------------------------
+def test_hover_on_max_cost_per_plan_shows_its_description(editor: Editor) -> None:
+    uri = editor.open_profile("max_cost_per_plan: 50.0\n")
+    hover = editor.client.hover(uri, 1, 3)
+    field = SCHEMA["properties"]["max_cost_per_plan"]
+    assert field["title"] in hover
+    assert field["markdownDescription"] in hover
+
+
+# -- diagnostics -----------------------------------------------------------------------------
+def _error_message(field: str) -> str:
+    message: str = SCHEMA["properties"][field]["errorMessage"]
+    return message
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "column"),
+    [
+        ("max_retries_per_step: 500", "Value is above the maximum of 100.", 22),
+        ("bogus: 1", "Property bogus is not allowed.", 0),
+        ('require_sandbox: "no"', _error_message("require_sandbox"), 17),
+        ("require_sandbox: yes", _error_message("require_sandbox"), 17),
+        ("max_cost_per_plan: -5.0", "Value is below the minimum of 0.", 19),
+        ("max_total_cost: -1", "Value is below the minimum of 0.", 16),
+        ("max_retries_per_step: 3.5", _error_message("max_retries_per_step"), 22),
+        ("allowed_skill_categories: code", _error_message("allowed_skill_categories"), 26),
+    ],
+)
+def test_a_wrong_value_gets_one_diagnostic_where_it_is(
+    editor: Editor, body: str, message: str, column: int
+) -> None:
+    uri = editor.open_profile(f"{body}\n")
+    (diagnostic,) = editor.client.diagnostics(uri)
+    assert diagnostic["message"] == message
+    assert diagnostic["range"]["start"] == {"line": 1, "character": column}
+
+
+@pytest.mark.parametrize("example", VALID_PROFILES, ids=lambda path: path.name)
+def test_valid_profiles_get_no_diagnostics(editor: Editor, example: Path) -> None:
+    text = example.read_bytes().decode("utf-8-sig")  # without a BOM: the modeline comes first
+    assert editor.client.diagnostics(editor.open_profile(text)) == []
+
+
+def test_the_file_init_writes_is_read_with_its_modeline(editor: Editor, tmp_path: Path) -> None:
+    written = tmp_path / "safety_profile.yaml"
+    assert _safety_profile("init", str(written)).returncode == 0
+    text = written.read_text(encoding="utf-8")
+    uri = editor.open(text)
+    assert editor.client.diagnostics(uri) == []
+    line = text.splitlines().index("require_sandbox: true")
+    hover = editor.client.hover(uri, line, 3)
+    assert SCHEMA["properties"]["require_sandbox"]["markdownDescription"] in hover
+
+
+def test_the_readme_modeline_gives_completion(editor: Editor) -> None:
+    (readme_modeline,) = [text for language, text in code_blocks(SECTION) if language == "yaml"]
+    uri = editor.open(readme_modeline + "\n")
+    fields = [item["label"] for item in editor.client.completion(uri, 1, 0)]
+    assert set(FIELDS) <= set(fields)
+
+
+# -- the VS Code settings: the schema found by file name, without a modeline -------------------
+@pytest.mark.parametrize(
+    ("name", "mapped"),
+    [
+        ("team{}.safety_profile.yaml", True),
+        ("ci-safety-profile{}.yml", True),
+        ("nested/dir/safety_profile{}.yaml", True),
+        ("profile{}.yaml", False),
+        ("safety_profile{}.json", False),
+    ],
+)
+def test_vscode_settings_map_profile_file_names_to_the_schema(
+    editor: Editor, name: str, mapped: bool
+) -> None:
+    uri = editor.open("bogus: 1\n", name=name)
+    messages = [diagnostic["message"] for diagnostic in editor.client.diagnostics(uri)]
+    assert messages == (["Property bogus is not allowed."] if mapped else [])
+    # The editor checks the files the pre-commit hook checks, and no others.
+    (hook,) = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert (re.search(hook["files"], name.format(0)) is not None) == mapped

@@ -1,0 +1,112 @@
+"""`safety-profile init [FILE]`, run as users run it: the installed console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+import pytest
+from conftest import PROFILE_SCHEMA_PATH
+
+from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
+
+SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
+MODELINE_PREFIX = "# yaml-language-server: $schema="
+
+
+def safety_profile(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    executable = Path(sys.executable).with_name("safety-profile")
+    return subprocess.run(
+        [str(executable), *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def test_init_writes_safety_profile_yaml_that_check_accepts(tmp_path: Path) -> None:
+    result = safety_profile("init", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "safety_profile.yaml").is_file()
+    assert "safety-profile check safety_profile.yaml" in result.stdout
+
+    check = safety_profile("check", "safety_profile.yaml", cwd=tmp_path)
+    assert check.returncode == 0, check.stdout
+    assert check.stdout == "ok: 1 file valid\n"
+
+
+def test_init_sets_every_field_to_its_default_under_its_description(tmp_path: Path) -> None:
+    assert safety_profile("init", "team.safety_profile.yaml", cwd=tmp_path).returncode == 0
+    written = tmp_path / "team.safety_profile.yaml"
+
+    profile = SafetyProfile.from_yaml(written)
+    assert profile == DEFAULT_SAFETY_PROFILE
+    assert profile.model_fields_set == set(SCHEMA["properties"])  # every field is written
+
+    lines = written.read_text(encoding="utf-8").splitlines()
+    for name, field in SCHEMA["properties"].items():
+        (at,) = [index for index, line in enumerate(lines) if line.startswith(f"{name}:")]
+        comment = []
+        for line in reversed(lines[:at]):
+            if not line.startswith("# "):
+                break
+            comment.insert(0, line.removeprefix("# "))
+        assert " ".join(comment) == field["description"], name
+
+
+def test_init_modeline_points_at_the_installed_schema(tmp_path: Path) -> None:
+    assert safety_profile("init", cwd=tmp_path).returncode == 0
+    first_line = (tmp_path / "safety_profile.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first_line.startswith(MODELINE_PREFIX)
+
+    uri = urlparse(first_line.removeprefix(MODELINE_PREFIX))
+    installed = safety_profile("schema", "--path", cwd=tmp_path).stdout.strip()
+    assert uri.scheme == "file"
+    assert Path(unquote(uri.path)) == Path(installed).resolve()
+
+
+def test_init_modeline_can_point_elsewhere(tmp_path: Path) -> None:
+    url = SCHEMA["$id"]
+    assert safety_profile("init", "--schema", url, cwd=tmp_path).returncode == 0
+    text = (tmp_path / "safety_profile.yaml").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == MODELINE_PREFIX + url
+
+
+@pytest.mark.parametrize("location", ["", "my schemas/safety_profile.schema.json"])
+def test_init_refuses_a_modeline_location_editors_cannot_read(
+    tmp_path: Path, location: str
+) -> None:
+    result = safety_profile("init", "--schema", location, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "must not be empty or contain spaces" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_init_never_overwrites_an_existing_file(tmp_path: Path) -> None:
+    existing = tmp_path / "safety_profile.yaml"
+    existing.write_text("require_sandbox: false\n", encoding="utf-8")
+
+    result = safety_profile("init", cwd=tmp_path)
+
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        "safety-profile: safety_profile.yaml already exists; not overwriting it "
+        "(remove it first, or pass another FILE)\n"
+    )
+    assert existing.read_text(encoding="utf-8") == "require_sandbox: false\n"
+
+
+def test_init_does_not_follow_a_dangling_symlink(tmp_path: Path) -> None:
+    (tmp_path / "safety_profile.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    assert safety_profile("init", cwd=tmp_path).returncode == 1
+    assert not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_init_into_a_missing_folder_says_why(tmp_path: Path) -> None:
+    result = safety_profile("init", "missing/safety_profile.yaml", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "safety-profile: cannot write missing/safety_profile.yaml (no such file or directory)\n"
+    )
