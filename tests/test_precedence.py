@@ -30,6 +30,7 @@ from cleveragents.domain.models.core.safety_profile import (
     SafetyProfile,
     resolve_safety_profile_ref,
 )
+from cleveragents.safety_toolkit.yaml_loading import load_yaml_document
 
 TABLE_ROWS = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
 
@@ -178,3 +179,27 @@ def test_cli_text_names_each_overruled_automation_flag(tmp_path: Path) -> None:
         "ignored_automation_flags:  # the safety profile decides these\n"
         "  allow_unsafe_tools: true  # the safety profile says false\n"
     )
+
+
+def test_cli_text_is_yaml_carrying_the_same_answer_as_json(tmp_path: Path) -> None:
+    # Autonomy keys are kept as written, so some need quoting to read back the same.
+    odd_keys = {"on": 1, "a: b": "#x", "gate": None}
+    action = write_action(
+        tmp_path, {"require_sandbox": False}, {"require_sandbox": True, **odd_keys}
+    )
+    text = run_program("safety-profile", "resolve", "--action", str(action)).stdout
+    as_json = json.loads(
+        run_program("safety-profile", "resolve", "--action", str(action), "--format", "json").stdout
+    )
+    loaded = load_yaml_document(text.encode(), "resolve-output.yaml")
+    assert loaded.problems == []
+    assert loaded.value == {
+        key: as_json[key]
+        for key in (
+            "provenance",
+            "source",
+            "profile",
+            "autonomy_settings",
+            "ignored_automation_flags",
+        )
+    }

@@ -26,7 +26,7 @@ from cleveragents.domain.models.core.safety_profile import (
 )
 
 from .problems import Problem
-from .show import marked_lines
+from .show import marked_lines, yaml_key, yaml_value
 from .validation import check_yaml_file
 
 __all__ = ["Resolution", "render_json", "render_text", "resolve_files"]
@@ -99,7 +99,7 @@ def _json_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
     if not values:
         return []
     lines = [f"{name}:  # {note}"]
-    lines += [f"  {key}: {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
+    lines += [f"  {yaml_key(key)}: {yaml_value(value)}" for key, value in values.items()]
     return lines
 
 
@@ -114,7 +114,7 @@ def render_text(resolution: Resolution) -> str:
         for p, where, status in statuses
     ]
     lines.append(f"provenance: {resolution.ref.provenance.value}")
-    lines.append(f"source: {json.dumps(resolution.source, ensure_ascii=False)}")
+    lines.append(f"source: {yaml_value(resolution.source)}")
     lines.append("profile:")
     built_in = "built-in default" if resolution.source is None else None
     lines += marked_lines(resolution.ref.profile, "  ", origin=built_in)
@@ -123,14 +123,14 @@ def render_text(resolution: Resolution) -> str:
         "autonomy_settings", settings.autonomy_settings, "from the action's automation_profile"
     )
     ignored = {
-        f"{name}: {json.dumps(stated)}": getattr(settings, name)
+        f"{name}: {yaml_value(stated)}": getattr(settings, name)
         for name, stated in settings.ignored_automation_flags.items()
     }
     if ignored:
         lines.append("ignored_automation_flags:  # the safety profile decides these")
         key_width = max(len(text) for text in ignored)
         lines += [
-            f"  {text:<{key_width}}  # the safety profile says {json.dumps(applied)}"
+            f"  {text:<{key_width}}  # the safety profile says {yaml_value(applied)}"
             for text, applied in ignored.items()
         ]
     return "\n".join(lines) + "\n"

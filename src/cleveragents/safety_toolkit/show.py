@@ -12,15 +12,17 @@ _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _RESERVED_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
 
 
-def _yaml_value(value: Any) -> str:
+def yaml_value(value: Any) -> str:
+    """A value as YAML flow syntax."""
     # JSON is valid YAML flow syntax, and it quotes every string that needs it.
     return json.dumps(value, ensure_ascii=False)
 
 
-def _yaml_key(key: str) -> str:
+def yaml_key(key: str) -> str:
+    """A mapping key as YAML, quoted when it would not read back as the same string."""
     # Keys kept as written (an action's extra keys) may need quoting too.
     plain = _PLAIN_KEY.match(key) and key.lower() not in _RESERVED_WORDS
-    return key if plain else _yaml_value(key)
+    return key if plain else yaml_value(key)
 
 
 def _rows(instance: BaseModel, indent: str) -> list[tuple[str, str]]:
@@ -31,10 +33,10 @@ def _rows(instance: BaseModel, indent: str) -> list[tuple[str, str]]:
         nested = getattr(instance, key, None)
         inner = _rows(nested, indent + "  ") if isinstance(nested, BaseModel) else []
         if inner:
-            rows.append((f"{indent}{_yaml_key(key)}:", origin))
+            rows.append((f"{indent}{yaml_key(key)}:", origin))
             rows.extend(inner)
         else:
-            rows.append((f"{indent}{_yaml_key(key)}: {_yaml_value(value)}", origin))
+            rows.append((f"{indent}{yaml_key(key)}: {yaml_value(value)}", origin))
     return rows
 
 
