@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
+
+from cleveragents.safety_toolkit.validation import check_yaml_bytes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = REPO_ROOT / "schema"
@@ -23,6 +26,13 @@ def expected_output_path(example: Path) -> Path:
 
 def relative(path: Path) -> str:
     return path.relative_to(REPO_ROOT).as_posix()
+
+
+def check_example(example: Path, model: type[BaseModel]) -> tuple[BaseModel | None, str]:
+    """Check an example file as the CLI does: the instance (None when invalid) and the problems
+    rendered one per line, as kept in the `.expected` snapshots."""
+    result = check_yaml_bytes(example.read_bytes(), relative(example), model)
+    return result.instance, "".join(problem.render() + "\n" for problem in result.problems)
 
 
 @pytest.fixture(scope="session")

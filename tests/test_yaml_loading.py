@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import INVALID_PROFILES, VALID_PROFILES, expected_output_path, relative
+from conftest import INVALID_PROFILES, VALID_PROFILES, check_example, expected_output_path
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.safety_toolkit.problems import ProfileFileError
@@ -31,16 +31,15 @@ def rules(text: str | bytes) -> list[str]:
 
 @pytest.mark.parametrize("example", VALID_PROFILES, ids=lambda p: p.name)
 def test_valid_examples_load(example: Path) -> None:
-    result = check_yaml_bytes(example.read_bytes(), relative(example), SafetyProfile)
-    assert result.problems == ()
-    assert isinstance(result.instance, SafetyProfile)
+    instance, rendered = check_example(example, SafetyProfile)
+    assert rendered == ""
+    assert isinstance(instance, SafetyProfile)
 
 
 @pytest.mark.parametrize("example", INVALID_PROFILES, ids=lambda p: p.name)
 def test_invalid_examples_give_exactly_the_expected_messages(example: Path) -> None:
-    result = check_yaml_bytes(example.read_bytes(), relative(example), SafetyProfile)
-    rendered = "".join(problem.render() + "\n" for problem in result.problems)
-    assert result.instance is None
+    instance, rendered = check_example(example, SafetyProfile)
+    assert instance is None
     assert rendered == expected_output_path(example).read_text(encoding="utf-8")
 
 

@@ -31,8 +31,22 @@ examples:
   safety-profile show safety_profile.yaml                (every default filled in)
   safety-profile schema --path                           (for editors and other validators)
   safety-profile init                                    (a starter safety_profile.yaml)
+  safety-profile check --kind action actions/*.yaml      (actions and their embedded profiles)
+  safety-profile resolve --action deploy.yaml --project project.safety_profile.yaml
 
 exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
+"""
+
+
+RESOLVE_DESCRIPTION = """\
+Print the safety profile that applies to a plan and its provenance (PLAN, ACTION, PROJECT or
+GLOBAL): plan > action > project > global, the highest layer that sets a profile wins whole.
+
+--action takes an ACTION file: its embedded safety_profile is the action layer (an action
+without one sets none), and its automation_profile is shown beside the result, with the
+overlapping flags the safety profile overrules. --plan, --project and --global take SAFETY
+PROFILE files. Without --global the built-in DEFAULT_SAFETY_PROFILE is the global layer.
+This command works in any mode: it shows what server-mode resolution decides.
 """
 
 
@@ -115,6 +129,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="what the modeline points editors at: a URL, a file URI or a path relative to FILE "
         "(default: the installed schema file, which works offline)",
     )
+
+    resolve = commands.add_parser(
+        "resolve",
+        help="show which safety profile applies to a plan, and from which layer",
+        description=RESOLVE_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    resolve.add_argument("--plan", metavar="FILE", help="a safety profile file set on the plan")
+    resolve.add_argument(
+        "--action", metavar="FILE", help="an action file: its safety_profile is the action layer"
+    )
+    resolve.add_argument("--project", metavar="FILE", help="the project's safety profile file")
+    resolve.add_argument(
+        "--global",
+        dest="global_profile",
+        metavar="FILE",
+        help="the global safety profile file (default: the built-in DEFAULT_SAFETY_PROFILE)",
+    )
+    resolve.add_argument(
+        "--format",
+        dest="output_format",
+        choices=["json", "text"],
+        default="text",
+        help="text for people (default), json for scripts",
+    )
     return parser
 
 
@@ -187,6 +226,21 @@ def run_init(path: str, schema_location: str | None) -> int:
     return EXIT_OK
 
 
+def run_resolve(files: dict[str, str | None], output_format: str) -> int:
+    from cleveragents.domain.models.core.safety_profile import Provenance
+
+    from .resolve import render_json, render_text, resolve_files
+
+    given = {Provenance[layer.upper()]: path for layer, path in files.items() if path is not None}
+    resolution, problems = resolve_files(given)
+    if resolution is None:
+        colour = output_format == "text" and _wants_colour(sys.stdout)
+        sys.stdout.write(REPORTERS[output_format](problems, len(given), colour))
+        return EXIT_INVALID
+    sys.stdout.write((render_json if output_format == "json" else render_text)(resolution))
+    return EXIT_OK
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "check":
         options = CheckOptions(
@@ -200,6 +254,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_schema(args.kind, args.path)
     if args.command == "init":
         return run_init(args.file, args.schema)
+    if args.command == "resolve":
+        files = {
+            "plan": args.plan,
+            "action": args.action,
+            "project": args.project,
+            "global": args.global_profile,
+        }
+        return run_resolve(files, args.output_format)
     return run_show(args.kind, args.file)
 
 

@@ -37,4 +37,9 @@ KINDS: dict[str, DocumentKind] = {
         "safety_profile.schema.json",
         "cleveragents.domain.models.core.safety_profile:SafetyProfile",
     ),
+    "action": DocumentKind(
+        "action",
+        "action.schema.json",
+        "cleveragents.domain.models.core.action:Action",
+    ),
 }

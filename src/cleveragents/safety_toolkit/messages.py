@@ -84,6 +84,12 @@ def _bound(value: Any) -> str:
     return str(value)
 
 
+def _too_short_message(value: Any, min_length: Any) -> str:
+    if min_length == 1:
+        return f"{describe_value(value)} is empty; expected a non-empty string"
+    return f"{describe_value(value)} is too short; expected at least {min_length} characters"
+
+
 _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
     "bool_type": lambda e: _bool_message(e["input"]),
     "int_type": lambda e: (
@@ -112,6 +118,9 @@ _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
         f"{describe_value(e['input'])} is not a mapping; expected a mapping"
     ),
     "missing": lambda e: f"required field {e['loc'][-1]!r} is missing; add it",
+    "string_too_short": lambda e: _too_short_message(
+        e["input"], e.get("ctx", {}).get("min_length")
+    ),
 }
 
 

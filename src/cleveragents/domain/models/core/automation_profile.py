@@ -1,0 +1,52 @@
+"""The AutomationProfile, as far as the Safety Profile is concerned.
+
+`AutomationProfile` subclasses the model generated from `schema/automation_profile.schema.json`.
+It knows the three flags it shares with the Safety Profile, which the safety profile always
+decides (see `effective_settings`), and keeps every other key, the autonomy settings owned by
+the automation layer, exactly as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final, Self
+
+from cleveragents.schema_models.automation_profile_schema import (
+    AutomationProfile as _SchemaAutomationProfile,
+)
+
+from .optional_fields import AbsentIsNotNull
+
+__all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
+
+# The flags both profiles carry; the SafetyProfile always wins them (spec: "Precedence over
+# AutomationProfile").
+OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
+
+
+class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull):
+    """Autonomy settings of an action; the three overlapping flags are optional booleans."""
+
+    @property
+    def autonomy_settings(self) -> Mapping[str, Any]:
+        """Every key other than the overlapping flags, as written (read-only view)."""
+        return MappingProxyType(dict(self.model_extra or {}))
+
+    @property
+    def stated_safety_flags(self) -> Mapping[str, bool]:
+        """The overlapping flags this profile states, in schema order."""
+        stated = {name: getattr(self, name) for name in OVERLAPPING_SAFETY_FLAGS}
+        return MappingProxyType(
+            {name: value for name, value in stated.items() if value is not None}
+        )
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Self:
+        """Build an automation profile from a mapping; pydantic's ValidationError (a ValueError)
+        when it is not valid."""
+        if not isinstance(config, Mapping):
+            raise ValueError(
+                f"an automation profile config must be a mapping, not {type(config).__name__}"
+            )
+        return cls.model_validate(dict(config))

@@ -1,0 +1,238 @@
+"""Actions ("Action Integration"): the schema, the generated model and the hand-written layer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES, SCHEMA_DIR
+from pydantic import ValidationError
+
+from cleveragents.domain.models.core.action import Action
+from cleveragents.domain.models.core.automation_profile import AutomationProfile
+from cleveragents.domain.models.core.safety_profile import SafetyProfile
+from cleveragents.safety_toolkit.problems import ProfileFileError
+from cleveragents.safety_toolkit.validation import check_yaml_bytes
+
+SPEC_ACTION = EXAMPLES / "actions" / "valid" / "spec_secure_deploy.action.yaml"
+REQUIRED = {
+    "name": "local/x",
+    "definition_of_done": "done",
+    "strategy_actor": "local/default",
+    "execution_actor": "local/default",
+}
+
+
+def action(**fields: Any) -> Action:
+    return Action.from_config({**REQUIRED, **fields})
+
+
+def problems_of(text: str) -> list[tuple[int, int, str, str]]:
+    result = check_yaml_bytes(text.encode(), "a.yaml", Action)
+    assert result.instance is None
+    return [(p.line, p.column, p.path, p.message) for p in result.problems]
+
+
+# -- The spec's example ------------------------------------------------------------------------
+def test_spec_action_example_loads_with_a_full_safety_profile() -> None:
+    loaded = Action.from_yaml(SPEC_ACTION)
+    assert (loaded.name, loaded.description) == (
+        "local/secure-deploy",
+        "Deploy with safety constraints",
+    )
+    assert loaded.definition_of_done == "Deployment verified"
+    assert (loaded.strategy_actor, loaded.execution_actor) == ("local/default", "local/default")
+    assert loaded.safety_profile == SafetyProfile(
+        require_sandbox=True,
+        require_checkpoints=True,
+        require_human_approval=True,
+        allow_unsafe_tools=False,
+        max_cost_per_plan=100.0,
+        allowed_skill_categories=["deploy", "test"],
+    )
+    assert type(loaded.safety_profile) is SafetyProfile  # the layer, not the generated model
+    assert loaded.automation_profile is None
+
+
+def test_spec_action_example_round_trips_through_json_and_a_mapping() -> None:
+    loaded = Action.from_yaml(SPEC_ACTION)
+    assert Action.model_validate_json(loaded.model_dump_json()) == loaded
+    assert Action.from_config(loaded.model_dump()) == loaded
+    assert Action.from_config(json.loads(loaded.model_dump_json())) == loaded
+
+
+def test_dump_leaves_absent_optional_fields_out() -> None:
+    dumped = action().model_dump(mode="json")
+    assert dumped == REQUIRED  # no `description: null`, `safety_profile: null`, ...
+    assert Action.from_config(dumped) == action()
+
+
+# -- The embedded profile has every rule of a profile file -------------------------------------
+def test_embedded_profile_is_normalised_and_deeply_immutable() -> None:
+    loaded = action(safety_profile={"allowed_skill_categories": [" deploy", "deploy", ""]})
+    assert loaded.safety_profile is not None
+    assert loaded.safety_profile.allowed_skill_categories == ("deploy",)
+    with pytest.raises(ValidationError, match="frozen"):
+        loaded.safety_profile = None  # type: ignore[misc]
+    with pytest.raises(ValidationError, match="frozen"):
+        loaded.safety_profile.require_sandbox = False  # type: ignore[misc]
+    hash(loaded)
+
+
+def test_embedded_profile_cost_rule_applies() -> None:
+    with pytest.raises(ValidationError) as caught:
+        action(safety_profile={"max_cost_per_plan": 3, "max_total_cost": 2})
+    (error,) = caught.value.errors()
+    assert error["loc"] == ("safety_profile", "max_total_cost")
+    assert error["type"] == "cost_order"
+
+
+def test_embedded_profile_retry_count_follows_json_schema_integers() -> None:
+    assert action(safety_profile={"max_retries_per_step": 4.0}).safety_profile == SafetyProfile(
+        max_retries_per_step=4
+    )
+    with pytest.raises(ValidationError, match=r"safety_profile\.max_retries_per_step"):
+        action(safety_profile={"max_retries_per_step": "4"})
+
+
+def test_empty_embedded_profile_is_the_default_profile() -> None:
+    assert action(safety_profile={}).safety_profile == SafetyProfile()
+
+
+def test_layer_profile_instances_are_accepted() -> None:
+    profile = SafetyProfile(max_retries_per_step=1)
+    assert action(safety_profile=profile).safety_profile is profile
+
+
+# -- Keys: other top-level keys kept, unknown profile keys rejected, nulls rejected -------------
+def test_other_top_level_keys_are_kept_as_written() -> None:
+    loaded = action(tags=["docs"], inputs=[{"name": "since"}], timeout_seconds=600)
+    assert loaded.model_extra == {
+        "tags": ["docs"],
+        "inputs": [{"name": "since"}],
+        "timeout_seconds": 600,
+    }
+    assert loaded.model_dump()["tags"] == ["docs"]
+
+
+def test_unknown_keys_inside_the_safety_profile_are_errors() -> None:
+    with pytest.raises(ValidationError) as caught:
+        action(safety_profile={"allow_unsafe_tool": True})
+    assert [error["loc"] for error in caught.value.errors()] == [
+        ("safety_profile", "allow_unsafe_tool")
+    ]
+
+
+@pytest.mark.parametrize("field", ["description", "safety_profile", "automation_profile"])
+def test_optional_fields_may_be_left_out_but_not_null(field: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        action(**{field: None})
+    (error,) = caught.value.errors()
+    assert (error["loc"], error["type"]) == ((field,), "null_not_allowed")
+
+
+@pytest.mark.parametrize("field", sorted(REQUIRED))
+def test_each_required_field_is_required(field: str) -> None:
+    config = {key: value for key, value in REQUIRED.items() if key != field}
+    with pytest.raises(ValidationError) as caught:
+        Action.from_config(config)
+    (error,) = caught.value.errors()
+    assert (error["loc"], error["type"]) == ((field,), "missing")
+
+
+@pytest.mark.parametrize("field", sorted(REQUIRED))
+@pytest.mark.parametrize("value", ["", None, 3, ["x"], True])
+def test_required_fields_are_non_empty_strings(field: str, value: Any) -> None:
+    with pytest.raises(ValidationError, match=field):
+        action(**{field: value})
+
+
+def test_from_config_rejects_a_non_mapping() -> None:
+    with pytest.raises(ValueError, match="action config must be a mapping"):
+        Action.from_config([REQUIRED])  # type: ignore[arg-type]
+
+
+def test_from_yaml_missing_file_raises_file_not_found(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        Action.from_yaml(tmp_path / "absent.yaml")
+
+
+# -- Positions and messages inside the nested block --------------------------------------------
+NESTED = """\
+name: local/secure-deploy
+definition_of_done: Deployment verified
+strategy_actor: local/default
+execution_actor: local/default
+safety_profile:
+  require_sandbox: true
+  max_retries_per_step: 500
+  max_retrys: 3
+"""
+
+
+def test_nested_errors_carry_line_column_and_dotted_path() -> None:
+    assert problems_of(NESTED) == [
+        (7, 25, "safety_profile.max_retries_per_step", "500 is above the maximum 100"),
+        (
+            8,
+            3,
+            "safety_profile.max_retrys",
+            "unknown field 'max_retrys'; did you mean 'max_retries_per_step'?",
+        ),
+    ]
+
+
+def test_from_yaml_reports_nested_problems_with_their_positions(tmp_path: Path) -> None:
+    path = tmp_path / "deploy.yaml"
+    path.write_text(NESTED, encoding="utf-8")
+    with pytest.raises(ProfileFileError) as caught:
+        Action.from_yaml(path)
+    assert str(caught.value).splitlines()[0] == (
+        f"{path}:7:25: error: safety_profile.max_retries_per_step: 500 is above the maximum 100"
+    )
+
+
+def test_missing_required_field_is_reported_at_the_top_of_the_action() -> None:
+    text = "# an action\nname: local/x\nstrategy_actor: a\nexecution_actor: b\n"
+    assert problems_of(text) == [
+        (2, 1, "definition_of_done", "required field 'definition_of_done' is missing; add it")
+    ]
+
+
+def test_inline_nested_profile_positions_point_into_the_flow_mapping() -> None:
+    text = "name: x\ndefinition_of_done: d\nstrategy_actor: s\nexecution_actor: e\n"
+    text += "safety_profile: {require_sandbox: on}\n"
+    assert problems_of(text) == [
+        (
+            5,
+            35,
+            "safety_profile.require_sandbox",
+            "'on' (a string) is not a boolean; write true "
+            "(YAML 1.1 words such as yes/no/on/off are strings in YAML 1.2)",
+        )
+    ]
+
+
+# -- The generated models ----------------------------------------------------------------------
+def test_generated_action_reuses_the_generated_safety_profile() -> None:
+    from cleveragents.schema_models import action_schema, safety_profile_schema
+
+    generated = action_schema.Action.model_fields["safety_profile"].annotation
+    assert generated == safety_profile_schema.SafetyProfile | None
+    assert not hasattr(action_schema, "SafetyProfile")  # imported as a module, not duplicated
+
+
+def test_generated_action_keeps_other_keys_and_is_frozen() -> None:
+    from cleveragents.schema_models.action_schema import Action as GeneratedAction
+
+    assert GeneratedAction.model_config.get("extra") == "allow"
+    assert GeneratedAction.model_config.get("frozen") is True
+
+
+def test_layer_fields_keep_the_schema_descriptions() -> None:
+    schema = json.loads((SCHEMA_DIR / "action.schema.json").read_text(encoding="utf-8"))
+    for name in ("safety_profile", "automation_profile"):
+        assert Action.model_fields[name].description == schema["properties"][name]["description"]
+    assert Action.model_fields["automation_profile"].annotation == AutomationProfile | None
