@@ -44,6 +44,8 @@ def test_wheel_contains_layer_generated_models_schemas_and_markers(wheel: Path) 
         "cleveragents/domain/py.typed",
         "cleveragents/safety_toolkit/py.typed",
         "cleveragents/schema_models/py.typed",
+        "cleveragents/persistence/column_type.py",
+        "cleveragents/persistence/migrations/versions/c4_001_safety_profile_column.py",
     } | {f"cleveragents/schemas/{path.name}" for path in SCHEMA_DIR.glob("*.json")}
     assert expected <= names, expected - names
     assert not any(name.startswith(("tests/", "examples/")) for name in names)

@@ -124,6 +124,14 @@ _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
 }
 
 
+def describe_error(detail: ErrorDetails, model: type[BaseModel]) -> str:
+    """What one pydantic error found and what is expected, in words a person can act on."""
+    if detail["type"] == "extra_forbidden":
+        return _unknown_key(detail, model)
+    describe = _MESSAGES.get(detail["type"])
+    return describe(detail) if describe else detail["msg"]
+
+
 def problems_from_validation_error(
     error: ValidationError, document: YamlDocument, model: type[BaseModel], filename: str
 ) -> list[Problem]:
@@ -132,12 +140,10 @@ def problems_from_validation_error(
     for detail in error.errors(include_url=False):
         loc: Loc = tuple(detail["loc"])
         kind = detail["type"]
+        message = describe_error(detail, model)
         if kind == "extra_forbidden":
-            message = _unknown_key(detail, model)
             line, column = document.position(loc, of_key=True)
         else:
-            describe = _MESSAGES.get(kind)
-            message = describe(detail) if describe else detail["msg"]
             line, column = document.position(loc[:-1] if kind == "missing" else loc)
         problems.append(Problem(filename, line, column, render_loc(loc), message, f"schema.{kind}"))
     return problems

@@ -1,0 +1,122 @@
+"""`SafetyProfileJSON`: the SQLAlchemy type of the `safety_profile_json` column.
+
+Python `SafetyProfile` <-> JSON text, SQL NULL <-> `None`. A stored value that cannot be read
+back raises `StoredSafetyProfileError`, never a silent default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Column, Dialect, Table, Text, event
+from sqlalchemy.types import TypeDecorator
+
+from cleveragents.domain.models.core.safety_profile import SafetyProfile
+
+from .stored_json import UnreadableProfileJSON, profile_from_json, profile_to_json
+
+__all__ = ["RowKey", "SafetyProfileJSON", "StoredSafetyProfileError"]
+
+RowKey = tuple[tuple[str, Any], ...]
+"""A row's primary key as (column name, value) pairs: `(("id", 7),)`."""
+
+_FIX = "fix the stored JSON, or set the field to NULL for no profile"
+
+
+def _render_row_key(row_key: RowKey) -> str:
+    return ", ".join(f"{name}={value!r}" for name, value in row_key)
+
+
+class StoredSafetyProfileError(ValueError):
+    """A stored safety profile cannot be read back: says where (table, row key, field) and why.
+
+    `column` is the Column the value came from when the type knows it; `row_keys` are the
+    primary keys of the rows holding the value, filled in by `naming_rows`."""
+
+    def __init__(
+        self,
+        reason: str,
+        stored_value: object,
+        column: Column[Any] | None,
+        row_keys: Sequence[RowKey] = (),
+    ) -> None:
+        self.reason = reason
+        self.stored_value = stored_value
+        self.column = column
+        self.row_keys: tuple[RowKey, ...] = tuple(row_keys)
+        super().__init__(f"{self._where()}: {reason}; {_FIX}")
+
+    @property
+    def table_name(self) -> str | None:
+        table = getattr(self.column, "table", None)
+        return table.fullname if isinstance(table, Table) else None
+
+    @property
+    def field_name(self) -> str | None:
+        return self.column.name if self.column is not None else None
+
+    def _where(self) -> str:
+        if self.table_name is None or self.field_name is None:
+            return "a stored safety profile (its table and row are not known here)"
+        if not self.row_keys:
+            return (
+                f"table {self.table_name}, field {self.field_name}, row not known here "
+                "(read inside `with naming_rows(session):` to name it)"
+            )
+        rows = "; ".join(_render_row_key(key) for key in self.row_keys)
+        label = "row" if len(self.row_keys) == 1 else "rows"
+        return f"table {self.table_name}, {label} {rows}, field {self.field_name}"
+
+    def at_rows(self, row_keys: Sequence[RowKey]) -> StoredSafetyProfileError:
+        """The same error, naming the rows that hold the value."""
+        return StoredSafetyProfileError(self.reason, self.stored_value, self.column, row_keys)
+
+
+class SafetyProfileJSON(TypeDecorator[SafetyProfile]):
+    """Stores a `SafetyProfile` as its `model_dump_json()` text; NULL is `None`.
+
+    `mapped_column(SafetyProfileJSON)` or `Column("safety_profile_json", SafetyProfileJSON)`.
+    Reading validates with `SafetyProfile.model_validate`; a value that is not valid JSON or no
+    longer valid against the schema raises `StoredSafetyProfileError`."""
+
+    impl = Text
+    cache_ok = True
+
+    # The columns this type object is attached to (see `_remember_column`): the type alone
+    # does not know where a value came from, and an error must say.
+    _columns: tuple[Column[Any], ...] = ()
+
+    @property
+    def python_type(self) -> type[SafetyProfile]:
+        return SafetyProfile
+
+    def process_bind_param(self, value: SafetyProfile | None, dialect: Dialect) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, SafetyProfile):
+            raise TypeError(
+                f"a safety_profile_json value must be a SafetyProfile or None, not "
+                f"{type(value).__name__}; build one with SafetyProfile.from_config(...)"
+            )
+        return profile_to_json(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> SafetyProfile | None:
+        if value is None:
+            return None
+        try:
+            return profile_from_json(value)
+        except UnreadableProfileJSON as error:
+            raise StoredSafetyProfileError(str(error), value, self._source_column()) from None
+
+    def _source_column(self) -> Column[Any] | None:
+        in_tables = [
+            column for column in self._columns if getattr(column, "table", None) is not None
+        ]
+        # One type object shared by several table columns cannot tell which one a value is from.
+        return in_tables[0] if len(in_tables) == 1 else None
+
+
+@event.listens_for(SafetyProfileJSON, "after_parent_attach")
+def _remember_column(column_type: SafetyProfileJSON, column: Column[Any]) -> None:
+    column_type._columns = (*column_type._columns, column)

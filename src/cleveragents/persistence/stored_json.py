@@ -1,0 +1,72 @@
+"""A Safety Profile as JSON text in a database column, and back.
+
+Writing uses `model_dump_json()`; reading parses the text strictly and validates it with
+`SafetyProfile.model_validate()`. The model's validator is built once, when the class is
+defined, so reading many rows never rebuilds a schema. No SQLAlchemy here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+from pydantic import ValidationError
+
+from cleveragents.domain.models.core.safety_profile import SafetyProfile
+from cleveragents.safety_toolkit.messages import describe_error
+from cleveragents.safety_toolkit.problems import render_loc
+
+__all__ = ["UnreadableProfileJSON", "profile_from_json", "profile_to_json"]
+
+
+class UnreadableProfileJSON(ValueError):
+    """Stored text that is not a valid Safety Profile; the message says why."""
+
+
+def profile_to_json(profile: SafetyProfile) -> str:
+    """The JSON text stored for `profile`."""
+    return profile.model_dump_json()
+
+
+def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads would keep the last of two equal keys without a word.
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"duplicate key {key!r}")
+        seen[key] = value
+    return seen
+
+
+def _reject_non_json_constant(name: str) -> NoReturn:
+    # json.loads accepts NaN and Infinity, which are not JSON.
+    raise ValueError(f"{name} is not a JSON value")
+
+
+# Built once: json.loads(text, **hooks) would build a decoder for every row.
+_STRICT_JSON = json.JSONDecoder(
+    object_pairs_hook=_reject_duplicate_keys, parse_constant=_reject_non_json_constant
+)
+
+
+def profile_from_json(stored: object) -> SafetyProfile:
+    """The profile stored as `stored` (JSON text).
+
+    Raises UnreadableProfileJSON when it is not text, not valid JSON, or not valid against the
+    Safety Profile schema (every problem is listed, with its field)."""
+    if not isinstance(stored, str):
+        raise UnreadableProfileJSON(f"the stored value is {type(stored).__name__}, not JSON text")
+    try:
+        data = _STRICT_JSON.decode(stored)
+    except ValueError as error:
+        raise UnreadableProfileJSON(f"the stored value is not valid JSON ({error})") from None
+    try:
+        return SafetyProfile.model_validate(data)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{render_loc(tuple(detail['loc']))}: {describe_error(detail, SafetyProfile)}"
+            for detail in error.errors(include_url=False)
+        )
+        raise UnreadableProfileJSON(
+            f"the stored value no longer matches the Safety Profile schema ({problems})"
+        ) from None
