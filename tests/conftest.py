@@ -50,3 +50,20 @@ def console_script(name: str) -> str:
     found = str(beside) if beside.exists() else shutil.which(name)
     assert found, f"{name} is not installed: pip install '.[test]'"
     return found
+
+
+def local_schema_registry(folder: Path) -> Any:
+    """A `referencing.Registry` of every `*.schema.json` in `folder` under its `$id`, which
+    refuses to retrieve anything else: a `$ref` resolves locally or fails, never downloads."""
+    from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
+
+    def refuse(uri: str) -> Any:
+        raise NoSuchResource(ref=uri)
+
+    resources = [
+        Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))
+        for path in sorted(folder.glob("*.schema.json"))
+    ]
+    registry = Registry(retrieve=refuse)  # type: ignore[call-arg]
+    return registry.with_resources((resource.id() or "", resource) for resource in resources)

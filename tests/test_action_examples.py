@@ -12,9 +12,15 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import EXAMPLES, SCHEMA_DIR, check_example, expected_output_path, relative
+from conftest import (
+    EXAMPLES,
+    SCHEMA_DIR,
+    check_example,
+    expected_output_path,
+    local_schema_registry,
+    relative,
+)
 from programs import run_program
-from referencing import Registry, Resource
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.safety_toolkit.kinds import KINDS
@@ -28,13 +34,7 @@ INVALID_ACTIONS = sorted((EXAMPLES / "actions" / "invalid").glob("*.yaml"))
 
 def action_validator() -> jsonschema.Draft202012Validator:
     """The action schema with every schema file registered under its `$id` (no retrieval)."""
-    resources = [
-        Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))
-        for path in sorted(SCHEMA_DIR.glob("*.schema.json"))
-    ]
-    registry: Registry[Any] = Registry().with_resources(
-        (resource.id() or "", resource) for resource in resources
-    )
+    registry = local_schema_registry(SCHEMA_DIR)
     schema = json.loads((SCHEMA_DIR / "action.schema.json").read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema, registry=registry)
 

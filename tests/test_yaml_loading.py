@@ -227,3 +227,19 @@ def test_positions_are_one_based_and_point_at_values_and_keys() -> None:
     assert document.position(("list", 1)) == (4, 5)
     assert document.position(("list", 7)) == (3, 3)  # falls back to the nearest known ancestor
     assert document.position(()) == (1, 1)
+
+
+def test_too_many_values_without_aliases_name_the_entry() -> None:
+    document = load("require_sandbox: true\nallowed_skill_categories: [" + "a," * 100_001 + "]\n")
+    (problem,) = document.problems
+    assert (problem.rule, problem.path, problem.line, problem.column) == (
+        "yaml.too-many-nodes",
+        "allowed_skill_categories",
+        2,
+        1,
+    )
+
+
+def test_alias_bomb_names_the_first_entry_that_reaches_the_limit() -> None:
+    (problem,) = load(_alias_bomb(12)).problems
+    assert (problem.path, problem.line) == ("a5", 6)  # 9**6 values: the first over 100,000

@@ -158,7 +158,6 @@ class _Walker:
         self.filename = filename
         self.limits = limits
         self.document = YamlDocument(value=None)
-        self.nodes = 0
 
     def problem(self, mark: Any, loc: Loc, message: str, rule: str) -> None:
         self.document.problems.append(
@@ -185,25 +184,6 @@ class _Walker:
             )
 
     def walk(self, node: Any, loc: Loc, depth: int) -> Any:
-        # Aliases share nodes, so an alias bomb is a small graph that expands hugely:
-        # counting every visit bounds the expansion.
-        self.nodes += 1
-        if self.nodes > self.limits.max_nodes:
-            # Inside an alias the node's own mark is the anchor's: name the top-level entry.
-            top = loc[:1]
-            line, column = self.document.position(top, of_key=True)
-            self.document.problems.append(
-                Problem(
-                    self.filename,
-                    line,
-                    column,
-                    render_loc(top),
-                    f"the document expands to more than {self.limits.max_nodes} values "
-                    "(an alias bomb?); simplify it",
-                    "yaml.too-many-nodes",
-                )
-            )
-            raise _Stop
         mark = node.start_mark
         self.document.value_marks.setdefault(loc, (mark.line + 1, mark.column + 1))
         if isinstance(node, yaml.ScalarNode):
@@ -261,6 +241,58 @@ class _Walker:
         return mapping
 
 
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.MappingNode):
+        return [child for pair in node.value for child in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _expanded_sizes(root: Any, cap: int) -> dict[int, int]:
+    """How many values each node stands for once aliases are expanded (capped at cap + 1).
+
+    Aliases share nodes, so an alias bomb is a small graph that expands hugely; sizes are
+    computed once per node, without recursion, in time linear in the graph."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = _children(node)
+        if children_done:
+            sizes[id(node)] = min(cap + 1, 1 + sum(sizes[id(child)] for child in children))
+        else:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+    return sizes
+
+
+def _expansion_problem(root: Any, max_nodes: int, filename: str) -> Problem | None:
+    """When the document expands too much: a problem naming the first top-level entry that
+    reaches the limit on its own (or the largest one)."""
+    sizes = _expanded_sizes(root, max_nodes)
+    if sizes[id(root)] <= max_nodes:
+        return None
+    loc: Loc = ()
+    mark = root.start_mark
+    if isinstance(root, yaml.MappingNode) and root.value:
+        key, _ = max(root.value, key=lambda pair: sizes[id(pair[1])])
+        loc, mark = (key.value,), key.start_mark
+    elif isinstance(root, yaml.SequenceNode) and root.value:
+        index = max(range(len(root.value)), key=lambda i: sizes[id(root.value[i])])
+        loc, mark = (index,), root.value[index].start_mark
+    return Problem(
+        filename,
+        mark.line + 1,
+        mark.column + 1,
+        render_loc(loc),
+        f"the document expands to more than {max_nodes} values (an alias bomb?); simplify it",
+        "yaml.too-many-nodes",
+    )
+
+
 def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
     mark = error.problem_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -278,6 +310,23 @@ def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
     if error.context:
         what = f"{error.context}: {what}"
     return Problem(filename, line, column, "$", f"invalid YAML: {what}", "yaml.syntax")
+
+
+def _character_problem(error: yaml.reader.ReaderError, text: str, filename: str) -> Problem:
+    """A character YAML forbids (control characters and the like), located in `text`.
+
+    The parsers report its offset in different units, so it is looked up by value."""
+    offset = max(text.find(chr(error.character)), 0)
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Problem(
+        filename,
+        line,
+        column,
+        "$",
+        f"the character U+{error.character:04X} is not allowed in YAML ({error.reason}); remove it",
+        "yaml.character",
+    )
 
 
 def describe_value(value: Any) -> str:
@@ -371,11 +420,23 @@ def load_yaml_document(
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as error:
         return YamlDocument(value=None, problems=[_syntax_problem(error, filename)])
+    except yaml.reader.ReaderError as error:
+        return YamlDocument(value=None, problems=[_character_problem(error, text, filename)])
     finally:
         loader.dispose()
     walker = _Walker(filename, limits)
     walker.document.empty = root is None
     if root is not None:
+        # Without an alias (`*`) every value starts at its own character, so a short text
+        # cannot expand past the limit: skip the graph walk, a third of a small file's cost.
+        too_large = (
+            _expansion_problem(root, limits.max_nodes, filename)
+            if "*" in text or len(text) > limits.max_nodes
+            else None
+        )
+        if too_large is not None:
+            walker.document.problems.append(too_large)
+            return walker.document
         try:
             walker.document.value = walker.walk(root, (), 0)
         except _Stop:

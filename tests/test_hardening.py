@@ -1,0 +1,250 @@
+"""Hardening: the checker must never be the weak point of a security control.
+
+* fuzzing (hypothesis): no input makes the loader raise, and nothing the schema rejects is
+  ever loaded as a SafetyProfile or an Action;
+* the real CLI over a batch of random files: no traceback, only well-formed report lines;
+* concurrency: several processes checking the same files agree and write nothing;
+* no network: every `$ref` resolves from the installed package and the CLI works without one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from conftest import (
+    EXAMPLES,
+    INVALID_PROFILES,
+    REPO_ROOT,
+    VALID_PROFILES,
+    local_schema_registry,
+    relative,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from programs import BIN, run_program
+
+from cleveragents.domain.models.core.action import Action
+from cleveragents.domain.models.core.safety_profile import SafetyProfile
+from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.validation import check_yaml_bytes
+from cleveragents.safety_toolkit.yaml_loading import load_yaml_document
+
+INSTALLED_SCHEMAS = KINDS["profile"].schema_path().parent
+ACTION_EXAMPLES = sorted((EXAMPLES / "actions").rglob("*.yaml"))
+SEEDS = [path.read_bytes() for path in VALID_PROFILES + INVALID_PROFILES + ACTION_EXAMPLES]
+REPORT_LINE = re.compile(
+    r"^(\S+:\d+:\d+: error: \S+: .+|\S+: error: .+|\d+ of \d+ files? invalid)$"
+)
+
+
+# -- schemas resolve offline from the installed package ----------------------------------------
+@cache
+def installed_registry() -> Any:
+    """Every installed schema under its `$id`; anything else is refused, never fetched."""
+    return local_schema_registry(INSTALLED_SCHEMAS)
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        return found + [ref for value in node.values() for ref in _refs(value)]
+    if isinstance(node, list):
+        return [ref for value in node for ref in _refs(value)]
+    return []
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_ref_in_the_shipped_schemas_resolves_from_the_installed_package(kind: str) -> None:
+    schema = json.loads(KINDS[kind].schema_path().read_text(encoding="utf-8"))
+    resolver = installed_registry().resolver(base_uri=schema["$id"])
+    for ref in _refs(schema):
+        resolver.lookup(ref)  # raises when it would need the network
+
+
+@cache
+def validators() -> dict[type, jsonschema.Draft202012Validator]:
+    def validator(kind: str) -> jsonschema.Draft202012Validator:
+        schema = json.loads(KINDS[kind].schema_path().read_text(encoding="utf-8"))
+        return jsonschema.Draft202012Validator(schema, registry=installed_registry())
+
+    return {SafetyProfile: validator("profile"), Action: validator("action")}
+
+
+# -- fuzzing the loader and the validation path ------------------------------------------------
+def _finite(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_finite(item) for item in value.values())
+    if isinstance(value, list):
+        return all(_finite(item) for item in value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return True
+
+
+def assert_never_loads_what_the_schema_rejects(data: bytes) -> None:
+    for model in (SafetyProfile, Action):
+        result = check_yaml_bytes(data, "fuzz.yaml", model)  # must not raise
+        if result.instance is None:
+            assert result.problems, "an invalid file must say why"
+            continue
+        assert result.problems == ()
+        loaded = load_yaml_document(data, "fuzz.yaml").value
+        assert validators()[model].is_valid(loaded), loaded
+        assert _finite(loaded), loaded
+
+
+yaml_alphabet = st.sampled_from(
+    [
+        *"abcdefnorstuy:-[]{},'\"!&*#?|>%@`~. \t\n\r0123456789eE+\x01\x7f\x85",
+        *["\n  ", ": ", "- ", "---\n", "...\n", "<<: ", "!!python/", "&a ", "*a", "\ufeff", "\x00"],
+    ]
+)
+
+
+@st.composite
+def mutated_seed(draw: st.DrawFn) -> bytes:
+    """A real example with a few bytes replaced, inserted or deleted."""
+    data = bytearray(draw(st.sampled_from(SEEDS)))
+    for _ in range(draw(st.integers(1, 6))):
+        position = draw(st.integers(0, len(data)))
+        action = draw(st.sampled_from(["insert", "replace", "delete"]))
+        piece = draw(yaml_alphabet).encode("utf-8")
+        if action == "insert" or not data:
+            data[position:position] = piece
+        elif action == "replace":
+            data[position : position + len(piece)] = piece
+        else:
+            del data[position : position + draw(st.integers(1, 8))]
+    return bytes(data)
+
+
+FUZZ_SETTINGS = settings(
+    max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@FUZZ_SETTINGS
+@given(mutated_seed())
+def test_fuzz_mutated_examples(data: bytes) -> None:
+    assert_never_loads_what_the_schema_rejects(data)
+
+
+@FUZZ_SETTINGS
+@given(st.binary(max_size=300))
+def test_fuzz_random_bytes(data: bytes) -> None:
+    assert_never_loads_what_the_schema_rejects(data)
+
+
+@FUZZ_SETTINGS
+@given(st.lists(yaml_alphabet, max_size=60).map(lambda parts: "".join(parts).encode()))
+def test_fuzz_yaml_shaped_text(data: bytes) -> None:
+    assert_never_loads_what_the_schema_rejects(data)
+
+
+def test_cli_on_a_batch_of_random_files_never_shows_a_traceback(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    files = []
+    for index in range(300):
+        data = bytearray(rng.choice(SEEDS))
+        for _ in range(rng.randint(1, 4)):
+            position = rng.randint(0, len(data))
+            data[position:position] = rng.choice(
+                [b":", b"- ", b"[", b"{", b"\t", b"yes", b"!!x ", b"&a ", b"*a", b"\xff", b"\n  "]
+            )
+        path = tmp_path / f"random{index:03d}.safety_profile.yaml"
+        path.write_bytes(bytes(data))
+        files.append(str(path))
+    for kind in sorted(KINDS):
+        result = run_program("safety-profile", "check", "--kind", kind, *files)
+        assert result.returncode in (0, 1)
+        assert result.stderr == ""
+        for line in result.stdout.splitlines():
+            assert REPORT_LINE.match(line), line
+
+
+# -- concurrency: pre-commit runs several processes at once ------------------------------------
+def test_parallel_processes_agree_and_write_nothing(tmp_path: Path) -> None:
+    files = []
+    for example in INVALID_PROFILES + VALID_PROFILES:
+        copy = tmp_path / example.parent.name / example.name
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_bytes(example.read_bytes())
+        files.append(copy)
+    before = {path: (path.read_bytes(), path.stat().st_mtime_ns) for path in files}
+    command = [str(BIN / "safety-profile"), "check", *map(str, files)]
+    processes = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(6)
+    ]
+    outputs = {(*process.communicate(), process.returncode) for process in processes}
+    assert len(outputs) == 1
+    ((stdout, stderr, returncode),) = outputs
+    assert (returncode, stderr) == (1, "")
+    assert stdout.count(": error: ") >= len(INVALID_PROFILES)
+    assert before == {path: (path.read_bytes(), path.stat().st_mtime_ns) for path in files}
+    assert sorted(tmp_path.rglob("*.*")) == sorted(files)  # no cache or temporary files left
+
+
+# -- no network ----------------------------------------------------------------------------------
+def _without_network(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in a new network namespace (no interface but a down loopback)."""
+    return subprocess.run(
+        ["unshare", "--net", str(BIN / "safety-profile"), *args],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _network_namespaces_available() -> bool:
+    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _network_namespaces_available(), reason="needs unshare --net (root)")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", *map(relative, VALID_PROFILES + INVALID_PROFILES)),
+        ("check", "--kind", "action", *map(relative, ACTION_EXAMPLES)),
+        ("show", "--kind", "action", relative(sorted((EXAMPLES / "actions/valid").glob("*"))[0])),
+        ("schema", "--kind", "action"),
+    ],
+    ids=["profiles", "actions", "show-action", "schema"],
+)
+def test_the_cli_works_the_same_with_no_network(args: tuple[str, ...]) -> None:
+    offline = _without_network(*args)
+    online = run_program("safety-profile", *args)
+    assert (offline.returncode, offline.stdout, offline.stderr) == (
+        online.returncode,
+        online.stdout,
+        online.stderr,
+    )
+
+
+def test_checking_opens_no_socket(tmp_path: Path) -> None:
+    # Belt and braces beside the namespace test: any socket the process opens is an error.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import socket\n"
+        "class NoSocket(socket.socket):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        raise OSError('network used during a check')\n"
+        "socket.socket = NoSocket\n"
+        "socket.create_connection = lambda *a, **k: NoSocket()\n",
+        encoding="utf-8",
+    )
+    files = [*map(relative, VALID_PROFILES + INVALID_PROFILES)]
+    result = run_program("safety-profile", "check", *files, env={"PYTHONPATH": str(tmp_path)})
+    assert result.returncode == 1
+    assert "network used" not in result.stdout + result.stderr
+    assert result.stdout == run_program("safety-profile", "check", *files).stdout
