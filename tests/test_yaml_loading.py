@@ -243,3 +243,15 @@ def test_too_many_values_without_aliases_name_the_entry() -> None:
 def test_alias_bomb_names_the_first_entry_that_reaches_the_limit() -> None:
     (problem,) = load(_alias_bomb(12)).problems
     assert (problem.path, problem.line) == ("a5", 6)  # 9**6 values: the first over 100,000
+
+
+def test_pure_python_yaml_parser_is_bounded_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where PyYAML was built without libyaml, its pure-Python composer recurses.
+    import yaml
+
+    from cleveragents.safety_toolkit import yaml_loading
+
+    monkeypatch.setattr(yaml_loading, "_Yaml12Loader", yaml_loading.yaml12_loader(yaml.SafeLoader))
+    assert load("key: yes\nn: 0o17\n").value == {"key": "yes", "n": 15}
+    document = load("allowed_skill_categories: " + "[" * 10_000 + "]" * 10_000)
+    assert [problem.rule for problem in document.problems] == ["yaml.too-deep"]

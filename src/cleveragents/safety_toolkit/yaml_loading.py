@@ -134,21 +134,22 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
 
 
-class _Yaml12Loader(_ComposingLoader):
-    """libyaml's composer with YAML 1.2 core tag resolution instead of PyYAML's YAML 1.1."""
+def yaml12_loader(base: type[Any]) -> type[Any]:
+    """`base` (a PyYAML loader class) with YAML 1.2 core tag resolution instead of YAML 1.1's."""
+    loader = type(f"Yaml12{base.__name__}", (base,), {})
+    # Start from no implicit resolvers (PyYAML's include YAML 1.1 booleans and timestamps).
+    loader.yaml_implicit_resolvers = {}  # type: ignore[attr-defined]
+    for tag, pattern, first in (
+        (_NULL, _NULL_RE, ["~", "n", "N", ""]),
+        (_BOOL, _BOOL_RE, list("tTfF")),
+        (_INT, _INT_RE, list("-+0123456789")),
+        (_FLOAT, _FLOAT_RE, list("-+0123456789.")),
+    ):
+        loader.add_implicit_resolver(tag, pattern, first)  # type: ignore[attr-defined]
+    return loader
 
 
-# Start from no implicit resolvers at all (PyYAML's include YAML 1.1 booleans and timestamps).
-_Yaml12Loader.yaml_implicit_resolvers = {}
-
-
-for _tag, _pattern, _first in (
-    (_NULL, _NULL_RE, ["~", "n", "N", ""]),
-    (_BOOL, _BOOL_RE, list("tTfF")),
-    (_INT, _INT_RE, list("-+0123456789")),
-    (_FLOAT, _FLOAT_RE, list("-+0123456789.")),
-):
-    _Yaml12Loader.add_implicit_resolver(_tag, _pattern, _first)
+_Yaml12Loader = yaml12_loader(_ComposingLoader)
 
 
 class _Walker:
@@ -234,9 +235,10 @@ class _Walker:
                     f"{key_mark.line + 1}); keep only one",
                     "yaml.duplicate-key",
                 )
-            else:
-                first_lines[key] = key_mark.line + 1
-                self.document.key_marks[key_loc] = (key_mark.line + 1, key_mark.column + 1)
+                # The first value stays, so every other message points at the value it names.
+                continue
+            first_lines[key] = key_mark.line + 1
+            self.document.key_marks[key_loc] = (key_mark.line + 1, key_mark.column + 1)
             mapping[key] = self.walk(value_node, key_loc, depth + 1)
         return mapping
 
@@ -249,30 +251,59 @@ def _children(node: Any) -> list[Any]:
     return []
 
 
+class _RecursiveAlias(Exception):
+    """An alias refers to a node that contains it."""
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+
 def _expanded_sizes(root: Any, cap: int) -> dict[int, int]:
     """How many values each node stands for once aliases are expanded (capped at cap + 1).
 
     Aliases share nodes, so an alias bomb is a small graph that expands hugely; sizes are
-    computed once per node, without recursion, in time linear in the graph."""
+    computed once per node, without recursion, in time linear in the graph. Raises
+    _RecursiveAlias when the graph has a cycle (`a: &a [*a]`)."""
     sizes: dict[int, int] = {}
+    in_progress: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
-        if id(node) in sizes:
-            continue
         children = _children(node)
         if children_done:
+            in_progress.discard(id(node))
             sizes[id(node)] = min(cap + 1, 1 + sum(sizes[id(child)] for child in children))
-        else:
-            stack.append((node, True))
-            stack.extend((child, False) for child in children if id(child) not in sizes)
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in in_progress:
+            raise _RecursiveAlias(node)
+        in_progress.add(id(node))
+        stack.append((node, True))
+        for child in children:
+            if id(child) in in_progress:
+                raise _RecursiveAlias(child)
+            if id(child) not in sizes:
+                stack.append((child, False))
     return sizes
 
 
 def _expansion_problem(root: Any, max_nodes: int, filename: str) -> Problem | None:
-    """When the document expands too much: a problem naming the first top-level entry that
-    reaches the limit on its own (or the largest one)."""
-    sizes = _expanded_sizes(root, max_nodes)
+    """When the document expands too much or refers to itself: a problem naming the first
+    top-level entry that reaches the limit on its own (or the largest one)."""
+    try:
+        sizes = _expanded_sizes(root, max_nodes)
+    except _RecursiveAlias as recursive:
+        mark = recursive.node.start_mark
+        return Problem(
+            filename,
+            mark.line + 1,
+            mark.column + 1,
+            "$",
+            "an alias refers to the value that contains it, which would never end; "
+            "remove the alias",
+            "yaml.recursive-alias",
+        )
     if sizes[id(root)] <= max_nodes:
         return None
     loc: Loc = ()
@@ -422,6 +453,16 @@ def load_yaml_document(
         return YamlDocument(value=None, problems=[_syntax_problem(error, filename)])
     except yaml.reader.ReaderError as error:
         return YamlDocument(value=None, problems=[_character_problem(error, text, filename)])
+    except RecursionError:  # only PyYAML's pure-Python composer recurses (libyaml stops at 1,000)
+        problem = Problem(
+            filename,
+            1,
+            1,
+            "$",
+            f"nesting is deeper than {limits.max_depth} levels; flatten the document",
+            "yaml.too-deep",
+        )
+        return YamlDocument(value=None, problems=[problem])
     finally:
         loader.dispose()
     walker = _Walker(filename, limits)
