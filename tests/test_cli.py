@@ -273,3 +273,29 @@ def test_show_of_an_invalid_file_reports_the_problems() -> None:
     result = run("show", "examples/invalid/typo_key.safety_profile.yaml")
     assert result.returncode == 1
     assert "did you mean 'allow_unsafe_tools'?" in result.stdout
+
+
+def test_exit_status_survives_a_reader_that_went_away() -> None:
+    # `safety-profile check ... | head -1` must still fail the pipeline's check.
+    files = [relative(path) for path in INVALID_PROFILES]
+    process = subprocess.Popen(
+        [CLI, "check", *files], cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # before the report is written
+    assert process.wait() == 1
+    assert process.stderr is not None
+    assert b"Traceback" not in process.stderr.read()
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_traceback_option_before_or_after_the_command(where: str, tmp_path: Path) -> None:
+    # Accepted in either place: a usage error would exit 2.
+    existing = tmp_path / "safety_profile.yaml"
+    existing.write_text("{}\n")
+    args = ["init", str(existing)]
+    args = ["--traceback", *args] if where == "before" else [*args, "--traceback"]
+    result = run(*args)
+    assert result.returncode == 1  # refused to overwrite: a user error, not an internal one
+    assert "Traceback" not in result.stderr
+    assert "already exists" in result.stderr

@@ -71,6 +71,19 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def _emit(text: str) -> None:
+    """Write to standard output. A reader that went away (`| head`) must not change the exit
+    status, which is the API: the rest of the output is dropped, the status stands."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at /dev/null, or Python reports the pipe again when it flushes at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 def _wants_colour(stream: object) -> bool:
     # https://no-color.org: any non-empty NO_COLOR turns colour off.
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
@@ -91,9 +104,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--traceback", action="store_true", help="show a traceback on internal errors"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # --traceback is accepted after the command too; SUPPRESS keeps the subcommand's parser
+    # from resetting a --traceback given before it.
+    traceback_option = argparse.ArgumentParser(add_help=False)
+    traceback_option.add_argument(
+        "--traceback", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
+
+    def add_command(name: str, **options: Any) -> argparse.ArgumentParser:
+        return commands.add_parser(name, parents=[traceback_option], **options)
+
     kinds = sorted(KINDS)
 
-    check = commands.add_parser(
+    check = add_command(
         "check",
         help="validate files; report every problem with file, line, column and field",
         epilog=EPILOG,
@@ -103,15 +126,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", dest="output_format", choices=sorted(REPORTERS), default="text")
     check.add_argument("files", nargs="+", metavar="FILE")
 
-    schema = commands.add_parser("schema", help="print the JSON Schema (or its installed path)")
+    schema = add_command("schema", help="print the JSON Schema (or its installed path)")
     schema.add_argument("--kind", choices=kinds, default="profile")
     schema.add_argument("--path", action="store_true", help="print the schema file's path")
 
-    show = commands.add_parser("show", help="print the effective document, defaults filled in")
+    show = add_command("show", help="print the effective document, defaults filled in")
     show.add_argument("--kind", choices=kinds, default="profile")
     show.add_argument("file", metavar="FILE")
 
-    init = commands.add_parser(
+    init = add_command(
         "init",
         help="write a starter profile: every field at its default, commented, with the editor "
         "modeline; never overwrites a file",
@@ -130,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the installed schema file, which works offline)",
     )
 
-    resolve = commands.add_parser(
+    resolve = add_command(
         "resolve",
         help="show which safety profile applies to a plan, and from which layer",
         description=RESOLVE_DESCRIPTION,
@@ -178,16 +201,16 @@ def run_check(options: CheckOptions) -> int:
         problems.extend(check_yaml_file(path, model).problems)
     problems.sort()
     report = REPORTERS[options.output_format](problems, len(options.files), options.colour)
-    sys.stdout.write(report)
+    _emit(report)
     return EXIT_INVALID if problems else EXIT_OK
 
 
 def run_schema(kind: str, path_only: bool) -> int:
     schema_file = KINDS[kind].schema_path()
     if path_only:
-        print(schema_file)
+        _emit(f"{schema_file}\n")
     else:
-        sys.stdout.write(schema_file.read_text(encoding="utf-8"))
+        _emit(schema_file.read_text(encoding="utf-8"))
     return EXIT_OK
 
 
@@ -197,9 +220,9 @@ def run_show(kind: str, path: str) -> int:
     check_yaml_file, model = _load_checker(kind)
     result = check_yaml_file(path, model)
     if result.instance is None:
-        sys.stdout.write(REPORTERS["text"](result.problems, 1, _wants_colour(sys.stdout)))
+        _emit(REPORTERS["text"](result.problems, 1, _wants_colour(sys.stdout)))
         return EXIT_INVALID
-    sys.stdout.write(render_effective(result.instance, path))
+    _emit(render_effective(result.instance, path))
     return EXIT_OK
 
 
@@ -222,7 +245,7 @@ def run_init(path: str, schema_location: str | None) -> int:
         reason = (error.strerror or str(error)).lower()
         print(f"safety-profile: cannot write {path} ({reason})", file=sys.stderr)
         return EXIT_INVALID
-    print(f"wrote {path}; check it with: safety-profile check {path}")
+    _emit(f"wrote {path}; check it with: safety-profile check {path}\n")
     return EXIT_OK
 
 
@@ -235,9 +258,9 @@ def run_resolve(files: dict[str, str | None], output_format: str) -> int:
     resolution, problems = resolve_files(given)
     if resolution is None:
         colour = output_format == "text" and _wants_colour(sys.stdout)
-        sys.stdout.write(REPORTERS[output_format](problems, len(given), colour))
+        _emit(REPORTERS[output_format](problems, len(given), colour))
         return EXIT_INVALID
-    sys.stdout.write((render_json if output_format == "json" else render_text)(resolution))
+    _emit((render_json if output_format == "json" else render_text)(resolution))
     return EXIT_OK
 
 
@@ -275,8 +298,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(args)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # e.g. piped into `head`
-        return EXIT_OK
     except Exception as error:
         if args.traceback:
             raise
