@@ -22,7 +22,7 @@ from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.safety_toolkit.validation import check_yaml_file
 
 # Rules JSON Schema cannot express: the schema accepts these, our checker does not.
-ONLY_OUR_RULES = {"schema.cost_order", "schema.finite_number"}
+ONLY_OUR_RULES = {"schema.cost_order", "schema.finite_number", "schema.blank_categories"}
 
 
 def compared_examples() -> list[str]:
@@ -75,6 +75,7 @@ def test_check_jsonschema_misses_exactly_what_only_our_rules_catch() -> None:
     invalid = {relative(path) for path in INVALID_PROFILES} & set(compared_examples())
     accepted_by_check_jsonschema = invalid - files_check_jsonschema_rejects()
     assert {Path(name).name.split(".")[0] for name in accepted_by_check_jsonschema} == {
+        "categories_only_blank",
         "cost_order",
         "cost_order_small",
         "cost_too_large_integer",

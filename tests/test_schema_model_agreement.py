@@ -1,7 +1,8 @@
 """The schema is canonical: the model accepts exactly what the schema accepts.
 
 The only documented differences are the rules JSON Schema cannot express: costs must be finite
-(representable as a finite double) and max_cost_per_plan <= max_total_cost.
+(representable as a finite double), max_cost_per_plan <= max_total_cost, and a categories list
+of only blank items is an error (it would normalise to [], which allows every category).
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ def extra_rules_hold(instance: dict[str, Any]) -> bool:
     """The documented rules beyond the schema."""
     if not all(_finite_cost(instance.get(cost)) for cost in COSTS):
         return False
+    categories = instance.get("allowed_skill_categories")
+    if (
+        isinstance(categories, list)
+        and categories
+        and all(isinstance(item, str) and not item.strip() for item in categories)
+    ):
+        return False  # only blank items would allow every category
     per_plan, total = (instance.get(cost) for cost in COSTS)
     numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (per_plan, total))
     return not (numbers and per_plan > total)
@@ -146,6 +154,7 @@ def test_every_schema_valid_instance_is_accepted_unless_an_extra_rule_fails(
 @example({"require_sandbox": 1})
 @example({"allowed_skill_categories": "code"})
 @example({"allowed_skill_categories": [" ", "code", "code"]})
+@example({"allowed_skill_categories": [" ", ""]})
 @example({"allow_unsafe_tool": True})
 def test_schema_verdict_equals_model_verdict(instance: dict[str, Any]) -> None:
     expected = schema_accepts(instance) and extra_rules_hold(instance)

@@ -15,7 +15,7 @@ class SafetyProfile(BaseModel):
     allowed_skill_categories: Annotated[
         Sequence[StrictStr],
         Field(
-            description="Skill categories the plan may use; an empty list allows every category. Items are stripped, blank items dropped and duplicates removed.",
+            description="Skill categories the plan may use; an empty list allows every category. Items are stripped, blank items dropped and duplicates removed; a list of only blank items is an error.",
             examples=[["code", "test", "deploy"]],
             title="Allowed skill categories",
         ),

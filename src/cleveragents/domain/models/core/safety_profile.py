@@ -47,7 +47,16 @@ class SafetyProfile(_SchemaSafetyProfile):
     def _normalise_categories(cls, categories: Any) -> tuple[str, ...]:
         # dict.fromkeys keeps first-seen order while dropping duplicates.
         stripped = (category.strip() for category in categories)
-        return tuple(dict.fromkeys(category for category in stripped if category))
+        normalised = tuple(dict.fromkeys(category for category in stripped if category))
+        if categories and not normalised:
+            # Blanks alone would normalise to [], which allows every category: an attempt to
+            # restrict must never turn into allowing everything.
+            raise PydanticCustomError(
+                "blank_categories",
+                "the list holds only blank items, which would allow every "
+                "category; name the categories, or write [] to allow every category",
+            )
+        return normalised
 
     @field_validator("max_retries_per_step", mode="before")
     @classmethod
