@@ -158,7 +158,12 @@ def test_cli_prints_the_action_schema() -> None:
 # -- The JSON Schema agrees with the model -----------------------------------------------------
 # Beyond the schema, the model applies the profile's documented extra rules (finite costs, the
 # cost order); every other verdict must be the same.
-EXTRA_RULE_EXAMPLES = {"nested_cost_order.action.yaml"}
+EXTRA_RULE_EXAMPLES = {
+    "nested_cost_order.action.yaml",
+    # Non-finite numbers kept as written could not be stored as JSON.
+    "automation_profile_infinite.action.yaml",
+    "extra_field_nan.action.yaml",
+}
 
 
 def _loaded(example: Path) -> dict[str, Any] | None:

@@ -118,6 +118,10 @@ _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
         f"{describe_value(e['input'])} is not a mapping; expected a mapping"
     ),
     "missing": lambda e: f"required field {e['loc'][-1]!r} is missing; add it",
+    "non_finite_number": lambda e: (
+        f"{e.get('ctx', {}).get('number')} is not a finite number, which JSON cannot store; "
+        "write a finite number"
+    ),
     "string_too_short": lambda e: _too_short_message(
         e["input"], e.get("ctx", {}).get("min_length")
     ),
@@ -138,7 +142,8 @@ def problems_from_validation_error(
     """One `Problem` per pydantic error, placed where the offending value (or key) starts."""
     problems = []
     for detail in error.errors(include_url=False):
-        loc: Loc = tuple(detail["loc"])
+        # A model-level rule may name the exact place inside the model in ctx["at"].
+        loc: Loc = (*detail["loc"], *detail.get("ctx", {}).get("at", ()))
         kind = detail["type"]
         message = describe_error(detail, model)
         if kind == "extra_forbidden":

@@ -21,6 +21,7 @@ from cleveragents.safety_toolkit.validation import load_yaml_file
 from cleveragents.schema_models.action_schema import Action as _SchemaAction
 
 from .automation_profile import AutomationProfile
+from .finite_numbers import FiniteNumbers
 from .optional_fields import AbsentIsNotNull
 from .safety_profile import SafetyProfile
 
@@ -34,7 +35,7 @@ def _schema_metadata(name: str) -> FieldInfo:
     return info
 
 
-class Action(_SchemaAction, AbsentIsNotNull):
+class Action(_SchemaAction, AbsentIsNotNull, FiniteNumbers):
     """An action template with an optional safety profile and automation profile."""
 
     safety_profile: Annotated[SafetyProfile | None, _schema_metadata("safety_profile")] = None

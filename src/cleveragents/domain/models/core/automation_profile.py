@@ -16,6 +16,7 @@ from cleveragents.schema_models.automation_profile_schema import (
     AutomationProfile as _SchemaAutomationProfile,
 )
 
+from .finite_numbers import FiniteNumbers
 from .optional_fields import AbsentIsNotNull
 
 __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
@@ -25,7 +26,7 @@ __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
 OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
 
 
-class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull):
+class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull, FiniteNumbers):
     """Autonomy settings of an action; the three overlapping flags are optional booleans."""
 
     @property
