@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .files import file_problem, read_regular_file
 from .messages import problems_from_validation_error
 from .problems import Problem, ProfileFileError
 from .yaml_loading import DEFAULT_LIMITS, LoadLimits, describe_value, load_yaml_document
@@ -60,45 +59,6 @@ def check_yaml_bytes(
     return CheckResult(instance, ())
 
 
-def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> bytes:
-    """The first `limits.max_bytes + 1` bytes of a regular file (enough to see it is too large).
-
-    Raises OSError for a missing path, a directory, a FIFO or device (opened without blocking,
-    then refused) or an unreadable file."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        mode = os.fstat(descriptor).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "Not a regular file", path)
-        # Plain reads on the descriptor: no buffered file object to build for a small file.
-        wanted = limits.max_bytes + 1
-        chunks = []
-        while wanted > 0:
-            chunk = os.read(descriptor, wanted)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            wanted -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(descriptor)
-
-
-def _file_problem(error: OSError, filename: str) -> Problem:
-    if isinstance(error, FileNotFoundError):
-        message, rule = "no such file; check the path", "file.missing"
-    elif isinstance(error, IsADirectoryError):
-        message, rule = "is a directory; pass the YAML files inside it", "file.directory"
-    elif isinstance(error, PermissionError):
-        message, rule = "permission denied; make the file readable", "file.unreadable"
-    else:
-        reason = (error.strerror or str(error)).lower()
-        message, rule = f"cannot be read ({reason}); pass a regular YAML file", "file.unreadable"
-    return Problem(filename, 0, 0, "", message, rule)
-
-
 def check_yaml_file(
     path: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
 ) -> CheckResult[ModelT]:
@@ -106,7 +66,7 @@ def check_yaml_file(
     try:
         data = read_regular_file(path, limits)
     except OSError as error:
-        return CheckResult(None, (_file_problem(error, path),))
+        return CheckResult(None, (file_problem(error, path),))
     return check_yaml_bytes(data, path, model, limits)
 
 

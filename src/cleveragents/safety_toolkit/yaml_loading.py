@@ -1,8 +1,8 @@
 """Strict, safe YAML loading with a position for every value.
 
-The document is built straight from libyaml's event stream (the pure-Python parser when
-libyaml is missing), so nothing is ever constructed from a tag, and every limit is checked
-while reading, before any work can grow out of bounds:
+libyaml (PyYAML's pure-Python parser when libyaml is missing) composes the node graph; one
+walk over it then builds the value, so nothing is ever constructed from a tag, and every limit
+is checked before any work can grow out of bounds:
 
 * YAML 1.2 core scalars only, like check-jsonschema and yaml-language-server: `yes`/`no`/`on`/`off`
   are strings (the schema then rejects them where a boolean is expected), `1e3` is a number,

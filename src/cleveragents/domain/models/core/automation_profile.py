@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final, Self
+from typing import Any, Final
 
 from cleveragents.schema_models.automation_profile_schema import (
     AutomationProfile as _SchemaAutomationProfile,
 )
 
+from .document_loading import LoadableDocument
 from .finite_numbers import FiniteNumbers
 from .optional_fields import AbsentIsNotNull
 
@@ -26,8 +27,10 @@ __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
 OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
 
 
-class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull, FiniteNumbers):
+class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
     """Autonomy settings of an action; the three overlapping flags are optional booleans."""
+
+    document_name = "automation profile"
 
     @property
     def autonomy_settings(self) -> Mapping[str, Any]:
@@ -41,13 +44,3 @@ class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull, FiniteNumbers
         return MappingProxyType(
             {name: value for name, value in stated.items() if value is not None}
         )
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> Self:
-        """Build an automation profile from a mapping; pydantic's ValidationError (a ValueError)
-        when it is not valid."""
-        if not isinstance(config, Mapping):
-            raise ValueError(
-                f"an automation profile config must be a mapping, not {type(config).__name__}"
-            )
-        return cls.model_validate(dict(config))

@@ -16,12 +16,12 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 from pydantic_core import PydanticCustomError
 
-from cleveragents.safety_toolkit.validation import load_yaml_file
+from cleveragents.domain.models.core.document_loading import LoadableDocument
 from cleveragents.schema_models.safety_profile_schema import SafetyProfile as _SchemaSafetyProfile
 
 __all__ = [
@@ -37,8 +37,10 @@ __all__ = [
 ]
 
 
-class SafetyProfile(_SchemaSafetyProfile):
+class SafetyProfile(_SchemaSafetyProfile, LoadableDocument):
     """Hard safety and cost constraints on plan execution (see the schema for each field)."""
+
+    document_name = "safety profile"
 
     model_config = ConfigDict(allow_inf_nan=False, validate_default=True)
 
@@ -91,26 +93,6 @@ class SafetyProfile(_SchemaSafetyProfile):
                 {"per_plan": per_plan, "total": total},
             )
         return total
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> Self:
-        """Build a profile from a mapping such as one loaded from YAML or JSON.
-
-        Raises pydantic's ValidationError (a ValueError) when the mapping is not a valid profile."""
-        if not isinstance(config, Mapping):
-            raise ValueError(
-                f"a safety profile config must be a mapping, not {type(config).__name__}"
-            )
-        return cls.model_validate(dict(config))
-
-    @classmethod
-    def from_yaml(cls, path: str | os.PathLike[str]) -> Self:
-        """Load a profile from a YAML file.
-
-        Raises FileNotFoundError when the file is missing, and ProfileFileError (a ValueError)
-        listing every problem with file, line, column and field when it is not a valid profile
-        (including an empty file or a root that is not a mapping)."""
-        return load_yaml_file(path, cls)
 
 
 DEFAULT_SAFETY_PROFILE = SafetyProfile(

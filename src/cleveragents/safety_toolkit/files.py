@@ -1,0 +1,49 @@
+"""Reading the files a user names: regular files only, bounded, never blocking on a FIFO."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from .problems import Problem
+from .yaml_loading import DEFAULT_LIMITS, LoadLimits
+
+
+def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> bytes:
+    """The first `limits.max_bytes + 1` bytes of a regular file (enough to see it is too large).
+
+    Raises OSError for a missing path, a directory, a FIFO or device (opened without blocking,
+    then refused) or an unreadable file."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "Not a regular file", path)
+        # Plain reads on the descriptor: no buffered file object to build for a small file.
+        wanted = limits.max_bytes + 1
+        chunks = []
+        while wanted > 0:
+            chunk = os.read(descriptor, wanted)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            wanted -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+def file_problem(error: OSError, filename: str) -> Problem:
+    if isinstance(error, FileNotFoundError):
+        message, rule = "no such file; check the path", "file.missing"
+    elif isinstance(error, IsADirectoryError):
+        message, rule = "is a directory; pass the YAML files inside it", "file.directory"
+    elif isinstance(error, PermissionError):
+        message, rule = "permission denied; make the file readable", "file.unreadable"
+    else:
+        reason = (error.strerror or str(error)).lower()
+        message, rule = f"cannot be read ({reason}); pass a regular YAML file", "file.unreadable"
+    return Problem(filename, 0, 0, "", message, rule)
