@@ -10,35 +10,27 @@
 from __future__ import annotations
 
 import json
-import math
 import random
 import re
 import subprocess
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from conftest import (
     EXAMPLES,
     INVALID_PROFILES,
     REPO_ROOT,
     VALID_PROFILES,
-    local_schema_registry,
     relative,
 )
+from fuzz_oracle import assert_never_loads_what_the_schema_rejects, installed_registry
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from programs import BIN, run_program
 
-from cleveragents.domain.models.core.action import Action
-from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.safety_toolkit.kinds import KINDS
-from cleveragents.safety_toolkit.validation import check_yaml_bytes
-from cleveragents.safety_toolkit.yaml_loading import load_yaml_document
 
-INSTALLED_SCHEMAS = KINDS["profile"].schema_path().parent
 ACTION_EXAMPLES = sorted((EXAMPLES / "actions").rglob("*.yaml"))
 SEEDS = [path.read_bytes() for path in VALID_PROFILES + INVALID_PROFILES + ACTION_EXAMPLES]
 REPORT_LINE = re.compile(
@@ -47,12 +39,6 @@ REPORT_LINE = re.compile(
 
 
 # -- schemas resolve offline from the installed package ----------------------------------------
-@cache
-def installed_registry() -> Any:
-    """Every installed schema under its `$id`; anything else is refused, never fetched."""
-    return local_schema_registry(INSTALLED_SCHEMAS)
-
-
 def _refs(node: Any) -> list[str]:
     if isinstance(node, dict):
         found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
@@ -70,38 +56,7 @@ def test_every_ref_in_the_shipped_schemas_resolves_from_the_installed_package(ki
         resolver.lookup(ref)  # raises when it would need the network
 
 
-@cache
-def validators() -> dict[type, jsonschema.Draft202012Validator]:
-    def validator(kind: str) -> jsonschema.Draft202012Validator:
-        schema = json.loads(KINDS[kind].schema_path().read_text(encoding="utf-8"))
-        return jsonschema.Draft202012Validator(schema, registry=installed_registry())
-
-    return {SafetyProfile: validator("profile"), Action: validator("action")}
-
-
 # -- fuzzing the loader and the validation path ------------------------------------------------
-def _finite(value: Any) -> bool:
-    if isinstance(value, dict):
-        return all(_finite(item) for item in value.values())
-    if isinstance(value, list):
-        return all(_finite(item) for item in value)
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return True
-
-
-def assert_never_loads_what_the_schema_rejects(data: bytes) -> None:
-    for model in (SafetyProfile, Action):
-        result = check_yaml_bytes(data, "fuzz.yaml", model)  # must not raise
-        if result.instance is None:
-            assert result.problems, "an invalid file must say why"
-            continue
-        assert result.problems == ()
-        loaded = load_yaml_document(data, "fuzz.yaml").value
-        assert validators()[model].is_valid(loaded), loaded
-        assert _finite(loaded), loaded
-
-
 yaml_alphabet = st.sampled_from(
     [
         *"abcdefnorstuy:-[]{},'\"!&*#?|>%@`~. \t\n\r0123456789eE+\x01\x7f\x85",

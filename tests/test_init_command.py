@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
 from conftest import PROFILE_SCHEMA_PATH
+from programs import run_program
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 
@@ -19,10 +19,7 @@ MODELINE_PREFIX = "# yaml-language-server: $schema="
 
 
 def safety_profile(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    executable = Path(sys.executable).with_name("safety-profile")
-    return subprocess.run(
-        [str(executable), *args], cwd=cwd, capture_output=True, text=True, check=False
-    )
+    return run_program("safety-profile", *args, cwd=cwd)
 
 
 def test_init_writes_safety_profile_yaml_that_check_accepts(tmp_path: Path) -> None:

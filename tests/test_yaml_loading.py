@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import INVALID_PROFILES, VALID_PROFILES, check_example, expected_output_path
+from conftest import EXAMPLES, INVALID_PROFILES, VALID_PROFILES, check_example, expected_output_path
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.safety_toolkit.problems import ProfileFileError
@@ -43,9 +43,10 @@ def test_invalid_examples_give_exactly_the_expected_messages(example: Path) -> N
     assert rendered == expected_output_path(example).read_text(encoding="utf-8")
 
 
-def test_every_invalid_example_has_a_snapshot() -> None:
-    for example in INVALID_PROFILES:
-        assert expected_output_path(example).is_file(), example
+def test_every_invalid_example_has_a_snapshot_and_no_snapshot_is_orphaned() -> None:
+    snapshots = {expected_output_path(example) for example in INVALID_PROFILES}
+    assert all(snapshot.is_file() for snapshot in snapshots)
+    assert set((EXAMPLES / "invalid").glob("*.expected")) == snapshots
 
 
 # -- YAML 1.2 core scalars ---------------------------------------------------------------------
