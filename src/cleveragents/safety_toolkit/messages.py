@@ -90,32 +90,34 @@ def _too_short_message(value: Any, min_length: Any) -> str:
     return f"{describe_value(value)} is too short; expected at least {min_length} characters"
 
 
+# Wrong-type errors: what was expected, in words ("'3' (a string) is not an integer; ...").
+_WRONG_TYPE: dict[str, tuple[str, str]] = {
+    "int_type": ("an integer", "a whole number"),
+    "float_type": ("a number", "a number >= 0 or null"),
+    "finite_number": ("a finite number", "a number >= 0 or null"),
+    "string_type": ("a string", "a string"),
+    **dict.fromkeys(
+        ("sequence_str", "is_instance_of", "list_type", "tuple_type"), ("a list", "a list")
+    ),
+    **dict.fromkeys(
+        ("model_type", "dict_type", "model_attributes_type"), ("a mapping", "a mapping")
+    ),
+}
+
+
+def _wrong_type(kind: str) -> Callable[[ErrorDetails], str]:
+    what, expected = _WRONG_TYPE[kind]
+    return lambda e: f"{describe_value(e['input'])} is not {what}; expected {expected}"
+
+
 _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
+    **{kind: _wrong_type(kind) for kind in _WRONG_TYPE},
     "bool_type": lambda e: _bool_message(e["input"]),
-    "int_type": lambda e: (
-        f"{describe_value(e['input'])} is not an integer; expected a whole number"
-    ),
-    "float_type": lambda e: (
-        f"{describe_value(e['input'])} is not a number; expected a number >= 0 or null"
-    ),
-    "finite_number": lambda e: (
-        f"{describe_value(e['input'])} is not a finite number; expected a number >= 0 or null"
-    ),
-    "string_type": lambda e: f"{describe_value(e['input'])} is not a string; expected a string",
     "greater_than_equal": lambda e: (
         f"{describe_value(e['input'])} is below the minimum {_bound(e.get('ctx', {}).get('ge'))}"
     ),
     "less_than_equal": lambda e: (
         f"{describe_value(e['input'])} is above the maximum {_bound(e.get('ctx', {}).get('le'))}"
-    ),
-    "sequence_str": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
-    "is_instance_of": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
-    "list_type": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
-    "tuple_type": lambda e: f"{describe_value(e['input'])} is not a list; expected a list",
-    "model_type": lambda e: f"{describe_value(e['input'])} is not a mapping; expected a mapping",
-    "dict_type": lambda e: f"{describe_value(e['input'])} is not a mapping; expected a mapping",
-    "model_attributes_type": lambda e: (
-        f"{describe_value(e['input'])} is not a mapping; expected a mapping"
     ),
     "missing": lambda e: f"required field {e['loc'][-1]!r} is missing; add it",
     "non_finite_number": lambda e: (
