@@ -433,3 +433,50 @@ def test_the_modeline_takes_the_installed_path_as_printed(editor: Editor) -> Non
     uri = editor.open(f"{modeline(printed)}\n{ACTION_HEAD}safety_profile:\n  bogus: 1\n")
     messages = [diagnostic["message"] for diagnostic in editor.client.diagnostics(uri)]
     assert messages == ["Property bogus is not allowed."]
+
+
+def test_the_readme_action_example_gets_completion_and_no_diagnostics(editor: Editor) -> None:
+    # Opened one folder below the repository root, where its relative modeline points.
+    example = modeline_block(SECTION, ACTION_SCHEMA_PATH.name)
+    assert editor.client.diagnostics(editor.open(example)) == []
+    # The example ends inside its `safety_profile:` block: a new line there is in the block.
+    uri = editor.open(example + "  \n")
+    fields = [item["label"] for item in editor.client.completion(uri, len(example.splitlines()), 2)]
+    assert set(FIELDS) - set(yaml.safe_load(example)["safety_profile"]) <= set(fields)
+
+
+# -- the VS Code settings for action files ----------------------------------------------------
+def _hook_selects(hook_id: str, name: str) -> bool:
+    hooks = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (hook,) = [hook for hook in hooks if hook["id"] == hook_id]
+    excluded = "exclude" in hook and re.search(hook["exclude"], name) is not None
+    return re.search(hook["files"], name) is not None and not excluded
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [
+        ("actions/deploy{}.yaml", "action"),
+        ("actions/team/deploy{}.yml", "action"),
+        ("service/actions/deploy{}.yaml", "action"),
+        ("actions/ci.safety_profile{}.yaml", "profile"),
+        ("actions/deploy{}.json", None),
+        ("deploy{}.yaml", None),
+        ("my_actions/deploy{}.yaml", None),
+    ],
+)
+def test_vscode_settings_map_files_under_actions_to_the_action_schema(
+    editor: Editor, name: str, schema: str | None
+) -> None:
+    text = f"{ACTION_HEAD}safety_profile:\n  bogus: 1\n"
+    expected = {
+        "action": ["Property bogus is not allowed."],  # the nested block is checked too
+        "profile": sorted(f"Property {key} is not allowed." for key in yaml.safe_load(text)),
+        None: [],
+    }
+    uri = editor.open(text, name=name)
+    messages = [diagnostic["message"] for diagnostic in editor.client.diagnostics(uri)]
+    assert sorted(messages) == expected[schema]
+    # The editor checks each file as the pre-commit hooks do.
+    assert _hook_selects("safety-profile-action", name.format(0)) == (schema == "action")
+    assert _hook_selects("safety-profile", name.format(0)) == (schema == "profile")
