@@ -4,7 +4,9 @@
 Messages are JSON-RPC 2.0 framed with a `Content-Length` header. A reader thread routes each
 message from the server: responses to the request waiting for them, `publishDiagnostics`
 notifications into a per-document store, and requests the server makes of the client
-(`workspace/configuration` and friends) are answered at once so the server never stalls.
+(`workspace/configuration` and friends) are recorded and answered at once so the server never
+stalls. A client that calls `route_remote_schemas_through_editor()` is asked for every http(s)
+schema the server wants, as VS Code is, and refuses: the tests run offline and can prove it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from pathlib import Path
 from typing import IO, Any
 
 JsonObject = dict[str, Any]
+# yaml-language-server's request for the text of an http(s) schema, made of the editor once the
+# editor has sent `yaml/registerContentRequest` (VS Code does, so that proxies apply).
+REMOTE_CONTENT_REQUEST = "vscode/content"
 
 
 class LanguageServerError(RuntimeError):
@@ -74,6 +79,7 @@ class LanguageServerClient:
         self._diagnostics_changed = threading.Condition()
         self._stderr: list[bytes] = []
         self._opened: set[str] = set()
+        self._server_requests: list[JsonObject] = []
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
@@ -101,11 +107,20 @@ class LanguageServerClient:
             self._diagnostics_changed.notify_all()
 
     def _answer_server_request(self, request: JsonObject) -> None:
+        self._server_requests.append(request)
+        if request["method"] == REMOTE_CONTENT_REQUEST:
+            refusal = {"code": -32603, "message": "this editor is offline: nothing is fetched"}
+            self._send({"id": request["id"], "error": refusal})
+            return
         result: Any = None
         if request["method"] == "workspace/configuration":
             items = request["params"]["items"]
             result = [self._settings.get(item.get("section", ""), None) for item in items]
         self._send({"id": request["id"], "result": result})
+
+    def server_requests(self, method: str) -> list[JsonObject]:
+        """The requests for `method` the server has made of this client so far."""
+        return [request for request in self._server_requests if request["method"] == method]
 
     def _on_notification(self, message: JsonObject) -> None:
         if message["method"] == "textDocument/publishDiagnostics":
@@ -167,6 +182,10 @@ class LanguageServerClient:
         self.notify("initialized", {})
         self.notify("workspace/didChangeConfiguration", {"settings": self._settings})
         return result
+
+    def route_remote_schemas_through_editor(self) -> None:
+        """From now on the server asks this client for every http(s) schema (and is refused)."""
+        self.notify("yaml/registerContentRequest", None)
 
     def open_document(self, uri: str, text: str) -> None:
         """Open a document. Each URI is opened once, so every diagnostic published for it is

@@ -16,3 +16,16 @@ def code_blocks(section: str) -> list[tuple[str, str]]:
     assert found, f"README.md has no section '## {section}'"
     body = rest.split("\n## ", 1)[0]
     return [(match.group(1), match.group(2)) for match in FENCED_BLOCK.finditer(body)]
+
+
+def modeline_block(section: str, schema_file: str) -> str:
+    """The one YAML block under `## {section}` whose first line is a modeline naming
+    `schema_file`."""
+    (block,) = [
+        text
+        for language, text in code_blocks(section)
+        if language == "yaml"
+        and text.startswith("# yaml-language-server: $schema=")
+        and text.splitlines()[0].endswith(f"/{schema_file}")
+    ]
+    return block

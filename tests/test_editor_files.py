@@ -7,21 +7,25 @@ import fnmatch
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR
-from readme import code_blocks
+from readme import code_blocks, modeline_block
 
+from cleveragents.domain.models.core.action import Action
 from cleveragents.safety_toolkit.kinds import KINDS
 from cleveragents.safety_toolkit.starter import modeline
+from cleveragents.safety_toolkit.validation import check_yaml_bytes
 
 EDITORS = REPO_ROOT / "editors"
 VSCODE_SETTINGS = EDITORS / "vscode" / "settings.json"
 CATALOG_ENTRY = EDITORS / "schemastore-catalog-entry.json"
 SECTION = "Editor autocompletion"
 SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
+ACTION_SCHEMA_PATH = SCHEMA_DIR / "action.schema.json"
 HOOK_FILES = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0][
     "files"
 ]
@@ -46,12 +50,29 @@ def test_schema_folder_holds_only_json_schemas() -> None:
         assert json.loads(path.read_text(encoding="utf-8"))["$schema"], path
 
 
-def test_vscode_settings_map_the_profile_globs_to_a_schema_of_this_repository() -> None:
+def _vscode_globs() -> dict[Path, list[str]]:
+    """The VS Code `yaml.schemas` mapping, by the schema file each key names."""
     settings = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
-    (schema_path, globs) = settings["yaml.schemas"].popitem()
-    assert (REPO_ROOT / schema_path).resolve() == PROFILE_SCHEMA_PATH.resolve()
+    return {(REPO_ROOT / key).resolve(): globs for key, globs in settings["yaml.schemas"].items()}
+
+
+def test_vscode_settings_map_only_the_profile_and_action_schemas_of_this_repository() -> None:
+    assert list(_vscode_globs()) == [PROFILE_SCHEMA_PATH.resolve(), ACTION_SCHEMA_PATH.resolve()]
+
+
+def test_vscode_settings_map_the_profile_globs_to_a_schema_of_this_repository() -> None:
+    globs = _vscode_globs()[PROFILE_SCHEMA_PATH.resolve()]
     assert KINDS["profile"].schema_path().read_bytes() == PROFILE_SCHEMA_PATH.read_bytes()
     assert {"**/*safety_profile*.yaml", "**/*safety-profile*.yaml"} <= set(globs)
+
+
+def test_vscode_settings_map_action_folders_to_the_action_schema_but_not_profiles() -> None:
+    globs = _vscode_globs()[ACTION_SCHEMA_PATH.resolve()]
+    assert KINDS["action"].schema_path().read_bytes() == ACTION_SCHEMA_PATH.read_bytes()
+    assert {"**/actions/**/*.yaml", "**/actions/**/*.yml"} <= set(globs)
+    # The profile globs, excluded: a profile file kept under actions/ is a profile.
+    profile_globs = _vscode_globs()[PROFILE_SCHEMA_PATH.resolve()]
+    assert {f"!{glob}" for glob in profile_globs} <= set(globs)
 
 
 def test_readme_shows_the_tested_vscode_settings_verbatim() -> None:
@@ -60,18 +81,27 @@ def test_readme_shows_the_tested_vscode_settings_verbatim() -> None:
 
 
 def test_readme_modeline_is_the_one_init_writes() -> None:
-    (block,) = [text for language, text in code_blocks(SECTION) if language == "yaml"]
+    block = modeline_block(SECTION, PROFILE_SCHEMA_PATH.name)
     location = block.strip().split("=", 1)[1]
     assert block == modeline(location) + "\n"
 
 
 def test_readme_jetbrains_patterns_are_the_vscode_globs() -> None:
-    settings = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
-    (globs,) = settings["yaml.schemas"].values()
+    globs = _vscode_globs()[PROFILE_SCHEMA_PATH.resolve()]
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     jetbrains = readme.split("**JetBrains IDEs**", 1)[1].split("**SchemaStore**", 1)[0]
     patterns = re.findall(r"`(\*[^`]*)`", jetbrains)
     assert patterns == [glob.removeprefix("**/") for glob in globs]
+
+
+def test_readme_action_example_is_a_valid_action_with_the_modeline() -> None:
+    example = modeline_block(SECTION, ACTION_SCHEMA_PATH.name)
+    first_line = example.splitlines()[0]
+    assert first_line == modeline("../schema/action.schema.json")
+    result = check_yaml_bytes(example.encode(), "README.md", Action)
+    assert result.problems == ()
+    assert isinstance(result.instance, Action)
+    assert result.instance.safety_profile is not None
 
 
 def _subschemas(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -3,7 +3,9 @@ Neovim, Helix and others run), pinned in package.json and installed by `npm ci`.
 
 One server session serves the whole module. Documents are opened in memory, each under a new
 name; they point at the canonical schema with the modeline, except where the VS Code settings
-from editors/vscode/settings.json are what is being tested.
+from editors/vscode/settings.json are what is being tested. Action files point at the installed
+action schema, whose `safety_profile` is a relative `$ref` to the profile schema beside it.
+The editor refuses every http(s) schema the server asks it for, so what works here works offline.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, VALID_PROFILES
-from lsp_client import JsonObject, LanguageServerClient
-from readme import code_blocks
+from conftest import EXAMPLES, PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR, VALID_PROFILES
+from lsp_client import REMOTE_CONTENT_REQUEST, JsonObject, LanguageServerClient
+from readme import modeline_block
 
 from cleveragents.safety_toolkit.starter import modeline
 
@@ -35,6 +37,18 @@ FIELDS = list(SCHEMA["properties"])
 MODELINE = modeline(PROFILE_SCHEMA_PATH.as_uri())
 STARTER_SNIPPET_LABEL = SCHEMA["defaultSnippets"][0]["label"]
 PROPERTY_KIND = 10  # LSP CompletionItemKind.Property
+ACTION_SCHEMA_PATH = SCHEMA_DIR / "action.schema.json"
+ACTION_SCHEMA: dict[str, Any] = json.loads(ACTION_SCHEMA_PATH.read_text(encoding="utf-8"))
+ACTION_STARTER_SNIPPET_LABEL = ACTION_SCHEMA["defaultSnippets"][0]["label"]
+VALID_ACTIONS = sorted((EXAMPLES / "actions" / "valid").glob("*.yaml"))
+# The required fields; after the modeline they fill lines 1 to 4, so `safety_profile:` is line 5.
+ACTION_HEAD = """\
+name: local/deploy
+definition_of_done: Deployed
+strategy_actor: local/default
+execution_actor: local/default
+"""
+BLOCK_LINE = 6  # the first line inside `safety_profile:`
 
 
 def _server_command() -> list[str]:
@@ -84,6 +98,7 @@ def editor() -> Iterator[Editor]:
     client = LanguageServerClient(_server_command(), settings, cwd=REPO_ROOT)
     try:
         client.initialize(REPO_ROOT)
+        client.route_remote_schemas_through_editor()  # and refuse them: offline, provably
         # In-memory documents, one folder below the root (as the README's modeline expects);
         # nothing is written there.
         yield Editor(client, REPO_ROOT / "editor-documents")
@@ -228,7 +243,7 @@ def test_the_file_init_writes_is_read_with_its_modeline(editor: Editor, tmp_path
 
 
 def test_the_readme_modeline_gives_completion(editor: Editor) -> None:
-    (readme_modeline,) = [text for language, text in code_blocks(SECTION) if language == "yaml"]
+    readme_modeline = modeline_block(SECTION, PROFILE_SCHEMA_PATH.name)
     uri = editor.open(readme_modeline + "\n")
     fields = [item["label"] for item in editor.client.completion(uri, 1, 0)]
     assert set(FIELDS) <= set(fields)
@@ -255,3 +270,213 @@ def test_vscode_settings_map_profile_file_names_to_the_schema(
     hooks = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     (hook,) = [hook for hook in hooks if hook["id"] == "safety-profile"]
     assert (re.search(hook["files"], name.format(0)) is not None) == mapped
+
+
+# -- action files: the `safety_profile:` block ------------------------------------------------
+@pytest.fixture(scope="module")
+def action_modeline() -> str:
+    """The modeline for an action file: the installed action schema's path, as the command a
+    user runs prints it, written as a file URI."""
+    result = _safety_profile("schema", "--kind", "action", "--path")
+    assert result.returncode == 0, result.stderr
+    installed = Path(result.stdout.strip())
+    assert installed.read_bytes() == ACTION_SCHEMA_PATH.read_bytes(), (
+        "the installed action schema is not the one in schema/: pip install -e '.[test]' again"
+    )
+    return modeline(installed.as_uri())
+
+
+def _open_action(editor: Editor, action_modeline: str, block: str) -> str:
+    """An action whose `safety_profile:` block is `block` (its lines start at BLOCK_LINE)."""
+    return editor.open(f"{action_modeline}\n{ACTION_HEAD}safety_profile:\n{block}")
+
+
+def test_completion_inside_the_safety_profile_block_offers_every_field(
+    editor: Editor, action_modeline: str
+) -> None:
+    uri = _open_action(editor, action_modeline, "  \n")
+    items = editor.client.completion(uri, BLOCK_LINE, 2)
+    fields = [item["label"] for item in items if item.get("kind") == PROPERTY_KIND]
+    assert sorted(fields) == sorted(FIELDS)
+
+
+def test_completion_after_a_nested_require_sandbox_offers_true_and_false(
+    editor: Editor, action_modeline: str
+) -> None:
+    uri = _open_action(editor, action_modeline, "  require_sandbox: \n")
+    labels = _labels(editor.client.completion(uri, BLOCK_LINE, len("  require_sandbox: ")))
+    assert sorted(labels) == ["false", "true"]
+
+
+def test_hover_on_a_nested_max_cost_per_plan_shows_its_description(
+    editor: Editor, action_modeline: str
+) -> None:
+    uri = _open_action(editor, action_modeline, "  max_cost_per_plan: 50.0\n")
+    hover = editor.client.hover(uri, BLOCK_LINE, 5)
+    field = SCHEMA["properties"]["max_cost_per_plan"]
+    assert field["title"] in hover
+    assert field["markdownDescription"] in hover
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "column"),
+    [
+        ("  max_retries_per_step: 500", "Value is above the maximum of 100.", 24),
+        ("  bogus: 1", "Property bogus is not allowed.", 2),
+        ('  require_sandbox: "no"', _error_message("require_sandbox"), 19),
+        ("  max_cost_per_plan: -5.0", "Value is below the minimum of 0.", 21),
+    ],
+)
+def test_a_wrong_nested_value_gets_one_diagnostic_where_it_is(
+    editor: Editor, action_modeline: str, line: str, message: str, column: int
+) -> None:
+    uri = _open_action(editor, action_modeline, f"{line}\n")
+    (diagnostic,) = editor.client.diagnostics(uri)
+    assert diagnostic["message"] == message
+    assert diagnostic["range"]["start"] == {"line": BLOCK_LINE, "character": column}
+
+
+@pytest.mark.parametrize("example", VALID_ACTIONS, ids=lambda path: path.name)
+def test_valid_actions_get_no_diagnostics(
+    editor: Editor, action_modeline: str, example: Path
+) -> None:
+    text = example.read_text(encoding="utf-8")
+    assert editor.client.diagnostics(editor.open(f"{action_modeline}\n{text}")) == []
+
+
+def test_the_profile_schema_is_read_beside_the_action_schema_never_fetched(
+    editor: Editor, action_modeline: str
+) -> None:
+    # The `$ref` resolves against the action schema's `$id`, an https URL nothing serves; the
+    # server reads the file of that name beside the action schema instead. Any http(s) schema it
+    # wanted would have been asked of this editor (and refused).
+    uri = _open_action(editor, action_modeline, "  bogus: 1\n")
+    messages = [diagnostic["message"] for diagnostic in editor.client.diagnostics(uri)]
+    assert messages == ["Property bogus is not allowed."]
+    assert editor.client.server_requests(REMOTE_CONTENT_REQUEST) == []
+
+
+SAMPLE_ACTION = """\
+name: local/deploy
+description: Deploy the service
+definition_of_done: Deployed
+strategy_actor: local/default
+execution_actor: local/default
+safety_profile:
+  require_sandbox: true
+automation_profile:
+  confidence_threshold: 0.8
+"""
+
+
+@pytest.mark.parametrize("field", list(ACTION_SCHEMA["properties"]))
+def test_hover_on_each_action_field_shows_its_own_description(
+    editor: Editor, action_modeline: str, field: str
+) -> None:
+    uri = editor.open(f"{action_modeline}\n{SAMPLE_ACTION}")
+    line = 1 + SAMPLE_ACTION.splitlines().index(
+        next(text for text in SAMPLE_ACTION.splitlines() if text.startswith(f"{field}:"))
+    )
+    hover = editor.client.hover(uri, line, 1)
+    assert ACTION_SCHEMA["properties"][field]["title"] in hover
+    assert ACTION_SCHEMA["properties"][field]["markdownDescription"] in hover
+
+
+def _check_action_text(text: str, folder: Path) -> dict[str, Any]:
+    """Check `text` as an action file with the real command; returns it as loaded."""
+    written = folder / "starter.action.yaml"
+    written.write_text(text, encoding="utf-8")
+    result = _safety_profile("check", "--kind", "action", str(written))
+    assert result.returncode == 0, result.stdout
+    loaded: dict[str, Any] = yaml.safe_load(text)
+    return loaded
+
+
+def _profile_defaults() -> dict[str, Any]:
+    return {name: field["default"] for name, field in SCHEMA["properties"].items()}
+
+
+def test_one_completion_inserts_a_complete_valid_action(
+    editor: Editor, action_modeline: str, tmp_path: Path
+) -> None:
+    uri = editor.open(f"{action_modeline}\n\n")
+    (starter,) = [
+        item
+        for item in editor.client.completion(uri, 1, 0)
+        if item["label"] == ACTION_STARTER_SNIPPET_LABEL
+    ]
+    text = f"{action_modeline}\n{_expand_snippet(starter['insertText'])}\n"
+    action = _check_action_text(text, tmp_path)
+    assert action["safety_profile"] == _profile_defaults()  # every field, each at its default
+    assert editor.client.diagnostics(editor.open(text)) == []
+
+
+def test_one_completion_inside_the_block_inserts_a_complete_valid_profile(
+    editor: Editor, action_modeline: str, tmp_path: Path
+) -> None:
+    uri = _open_action(editor, action_modeline, "  \n")
+    (starter,) = [
+        item
+        for item in editor.client.completion(uri, BLOCK_LINE, 2)
+        if item["label"] == STARTER_SNIPPET_LABEL
+    ]
+    # Editors indent a snippet's further lines like its first (LSP insertTextMode
+    # adjustIndentation, VS Code's default).
+    block = "  " + _expand_snippet(starter["insertText"]).replace("\n", "\n  ")
+    text = f"{action_modeline}\n{ACTION_HEAD}safety_profile:\n{block}\n"
+    assert _check_action_text(text, tmp_path)["safety_profile"] == _profile_defaults()
+    assert editor.client.diagnostics(editor.open(text)) == []
+
+
+def test_the_modeline_takes_the_installed_path_as_printed(editor: Editor) -> None:
+    printed = _safety_profile("schema", "--kind", "action", "--path").stdout.strip()
+    uri = editor.open(f"{modeline(printed)}\n{ACTION_HEAD}safety_profile:\n  bogus: 1\n")
+    messages = [diagnostic["message"] for diagnostic in editor.client.diagnostics(uri)]
+    assert messages == ["Property bogus is not allowed."]
+
+
+def test_the_readme_action_example_gets_completion_and_no_diagnostics(editor: Editor) -> None:
+    # Opened one folder below the repository root, where its relative modeline points.
+    example = modeline_block(SECTION, ACTION_SCHEMA_PATH.name)
+    assert editor.client.diagnostics(editor.open(example)) == []
+    # The example ends inside its `safety_profile:` block: a new line there is in the block.
+    uri = editor.open(example + "  \n")
+    fields = [item["label"] for item in editor.client.completion(uri, len(example.splitlines()), 2)]
+    assert set(FIELDS) - set(yaml.safe_load(example)["safety_profile"]) <= set(fields)
+
+
+# -- the VS Code settings for action files ----------------------------------------------------
+def _hook_selects(hook_id: str, name: str) -> bool:
+    hooks = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (hook,) = [hook for hook in hooks if hook["id"] == hook_id]
+    excluded = "exclude" in hook and re.search(hook["exclude"], name) is not None
+    return re.search(hook["files"], name) is not None and not excluded
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [
+        ("actions/deploy{}.yaml", "action"),
+        ("actions/team/deploy{}.yml", "action"),
+        ("service/actions/deploy{}.yaml", "action"),
+        ("actions/ci.safety_profile{}.yaml", "profile"),
+        ("actions/deploy{}.json", None),
+        ("deploy{}.yaml", None),
+        ("my_actions/deploy{}.yaml", None),
+    ],
+)
+def test_vscode_settings_map_files_under_actions_to_the_action_schema(
+    editor: Editor, name: str, schema: str | None
+) -> None:
+    text = f"{ACTION_HEAD}safety_profile:\n  bogus: 1\n"
+    expected = {
+        "action": ["Property bogus is not allowed."],  # the nested block is checked too
+        "profile": sorted(f"Property {key} is not allowed." for key in yaml.safe_load(text)),
+        None: [],
+    }
+    uri = editor.open(text, name=name)
+    messages = [diagnostic["message"] for diagnostic in editor.client.diagnostics(uri)]
+    assert sorted(messages) == expected[schema]
+    # The editor checks each file as the pre-commit hooks do.
+    assert _hook_selects("safety-profile-action", name.format(0)) == (schema == "action")
+    assert _hook_selects("safety-profile", name.format(0)) == (schema == "profile")
