@@ -1,9 +1,12 @@
 """Coverage-guided fuzzing of the whole check path with atheris (run outside CI).
 
     .venv/bin/pip install atheris
-    .venv/bin/python fuzz/fuzz_check.py -atheris_runs=1000000 examples/valid examples/invalid
+    mkdir -p build/fuzz-corpus
+    .venv/bin/python fuzz/fuzz_check.py -atheris_runs=1000000 -artifact_prefix=build/ \
+        build/fuzz-corpus examples/valid examples/invalid examples/actions/valid
 
-The example folders seed it. The oracle is the test suite's (tests/fuzz_oracle.py): a crash is
+The example folders seed it; libFuzzer writes new inputs only to the first folder. The oracle
+is the test suite's (tests/fuzz_oracle.py): a crash is
 any exception escaping the check, or a document the schema rejects loaded as a valid model.
 """
 
