@@ -6,8 +6,8 @@
         build/fuzz-corpus examples/valid examples/invalid examples/actions/valid
 
 The example folders seed it; libFuzzer writes new inputs only to the first folder. The oracle
-is the test suite's (tests/fuzz_oracle.py): a crash is
-any exception escaping the check, or a document the schema rejects loaded as a valid model.
+is the test suite's (tests/fuzz_oracle.py): a crash is any exception escaping the check, or a
+document the schema rejects loaded as a valid model.
 """
 
 from __future__ import annotations
