@@ -236,3 +236,17 @@ def test_layer_fields_keep_the_schema_descriptions() -> None:
     for name in ("safety_profile", "automation_profile"):
         assert Action.model_fields[name].description == schema["properties"][name]["description"]
     assert Action.model_fields["automation_profile"].annotation == AutomationProfile | None
+
+
+@pytest.mark.parametrize(
+    ("key", "field"),
+    [("safety_profle", "safety_profile"), ("descriptions", "description"), ("Name", "name")],
+)
+def test_near_misses_of_action_fields_are_errors(key: str, field: str) -> None:
+    with pytest.raises(ValidationError, match=f"did you mean '{field}'"):
+        Action.from_config({**REQUIRED, key: "x"})
+
+
+@pytest.mark.parametrize("key", ["tags", "owner", "automation", "inputs", "strategy"])
+def test_other_keys_far_from_any_field_are_kept(key: str) -> None:
+    assert Action.from_config({**REQUIRED, key: "x"}).model_extra == {key: "x"}

@@ -163,6 +163,8 @@ EXTRA_RULE_EXAMPLES = {
     # Non-finite numbers kept as written could not be stored as JSON.
     "automation_profile_infinite.action.yaml",
     "extra_field_nan.action.yaml",
+    # A near miss of a field name is a typo, not another key kept as written.
+    "misspelt_safety_profile.action.yaml",
 }
 
 

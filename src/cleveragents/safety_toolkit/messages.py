@@ -130,6 +130,10 @@ _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
 }
 
 
+# Errors about a key rather than its value point at the key.
+_ABOUT_A_KEY = frozenset({"extra_forbidden", "misspelt_field"})
+
+
 def describe_error(detail: ErrorDetails, model: type[BaseModel]) -> str:
     """What one pydantic error found and what is expected, in words a person can act on."""
     if detail["type"] == "extra_forbidden":
@@ -148,7 +152,7 @@ def problems_from_validation_error(
         loc: Loc = (*detail["loc"], *detail.get("ctx", {}).get("at", ()))
         kind = detail["type"]
         message = describe_error(detail, model)
-        if kind == "extra_forbidden":
+        if kind in _ABOUT_A_KEY:
             line, column = document.position(loc, of_key=True)
         else:
             line, column = document.position(loc[:-1] if kind == "missing" else loc)

@@ -10,10 +10,12 @@ other parts of CleverAgents and are kept as written (`model_extra`).
 
 from __future__ import annotations
 
-from typing import Annotated
+import difflib
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError
 
 from cleveragents.schema_models.action_schema import Action as _SchemaAction
 
@@ -42,3 +44,22 @@ class Action(_SchemaAction, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
     automation_profile: Annotated[
         AutomationProfile | None, _schema_metadata("automation_profile")
     ] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reject_misspelt_fields(cls, data: Any) -> Any:
+        # Other top-level keys are allowed, but one a letter or two away from a field is a
+        # typo: `safety_profle:` would silently leave the action without its safety profile.
+        if isinstance(data, dict):
+            for key in data:
+                if not isinstance(key, str) or key in cls.model_fields:
+                    continue
+                close = difflib.get_close_matches(key.lower(), cls.model_fields, cutoff=0.85)
+                if close:
+                    raise PydanticCustomError(
+                        "misspelt_field",
+                        "misspelt field '{key}'; did you mean '{field}'? (other top-level keys "
+                        "are kept, near misses of action fields are not)",
+                        {"key": key, "field": close[0], "at": (key,)},
+                    )
+        return data
