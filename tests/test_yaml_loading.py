@@ -256,3 +256,15 @@ def test_pure_python_yaml_parser_is_bounded_too(monkeypatch: pytest.MonkeyPatch)
     assert load("key: yes\nn: 0o17\n").value == {"key": "yes", "n": 15}
     document = load("allowed_skill_categories: " + "[" * 10_000 + "]" * 10_000)
     assert [problem.rule for problem in document.problems] == ["yaml.too-deep"]
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])
+def test_line_breaks_only_yaml_11_readers_see_are_refused(separator: str) -> None:
+    # In an editor this is one line ending in a comment; to PyYAML (YAML 1.1) the comment ends
+    # at the separator and a hidden `allow_unsafe_tools: true` follows.
+    import yaml
+
+    text = f"require_sandbox: true  # reviewed{separator}allow_unsafe_tools: true\n"
+    assert yaml.safe_load(text)["allow_unsafe_tools"] is True  # the differential is real
+    (problem,) = load(text).problems
+    assert (problem.rule, problem.line, problem.column) == ("yaml.ambiguous-line-break", 1, 34)

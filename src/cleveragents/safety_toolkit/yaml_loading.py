@@ -343,6 +343,26 @@ def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
     return Problem(filename, line, column, "$", f"invalid YAML: {what}", "yaml.syntax")
 
 
+# Line breaks in YAML 1.1 (and to libyaml) but ordinary characters in YAML 1.2 (and to editors
+# and check-jsonschema): two readers would see different documents, so they are refused.
+_AMBIGUOUS_BREAK = re.compile("[\u0085\u2028\u2029]")
+
+
+def _ambiguous_break_problem(found: re.Match[str], text: str, filename: str) -> Problem:
+    offset = found.start()
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Problem(
+        filename,
+        line,
+        column,
+        "$",
+        f"the character U+{ord(found.group()):04X} is a line break to some YAML readers and "
+        "not to others; remove it",
+        "yaml.ambiguous-line-break",
+    )
+
+
 def _character_problem(error: yaml.reader.ReaderError, text: str, filename: str) -> Problem:
     """A character YAML forbids (control characters and the like), located in `text`.
 
@@ -444,6 +464,11 @@ def load_yaml_document(
             [Problem(filename, 1, 1, "$", "the file is binary, not YAML text", "yaml.binary")]
         )
     text = decode_utf8(data, filename)
+    ambiguous = _AMBIGUOUS_BREAK.search(text)
+    if ambiguous is not None:
+        return YamlDocument(
+            value=None, problems=[_ambiguous_break_problem(ambiguous, text, filename)]
+        )
     loader = _Yaml12Loader(text)
     try:
         # libyaml composes the node graph (its parser caps nesting at 1,000 levels); no Python
