@@ -348,15 +348,18 @@ def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
 _AMBIGUOUS_BREAK = re.compile("[\u0085\u2028\u2029]")
 
 
-def _ambiguous_break_problem(found: re.Match[str], text: str, filename: str) -> Problem:
-    offset = found.start()
+def _problem_at(text: str, offset: int, filename: str, message: str, rule: str) -> Problem:
+    """A problem at character `offset` of `text` (lines counted by LF, as editors do)."""
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return Problem(
+    return Problem(filename, line, column, "$", message, rule)
+
+
+def _ambiguous_break_problem(found: re.Match[str], text: str, filename: str) -> Problem:
+    return _problem_at(
+        text,
+        found.start(),
         filename,
-        line,
-        column,
-        "$",
         f"the character U+{ord(found.group()):04X} is a line break to some YAML readers and "
         "not to others; remove it",
         "yaml.ambiguous-line-break",
@@ -367,14 +370,10 @@ def _character_problem(error: yaml.reader.ReaderError, text: str, filename: str)
     """A character YAML forbids (control characters and the like), located in `text`.
 
     The parsers report its offset in different units, so it is looked up by value."""
-    offset = max(text.find(chr(error.character)), 0)
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return Problem(
+    return _problem_at(
+        text,
+        max(text.find(chr(error.character)), 0),
         filename,
-        line,
-        column,
-        "$",
         f"the character U+{error.character:04X} is not allowed in YAML ({error.reason}); remove it",
         "yaml.character",
     )
