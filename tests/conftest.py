@@ -67,3 +67,14 @@ def local_schema_registry(folder: Path) -> Any:
     ]
     registry = Registry(retrieve=refuse)  # type: ignore[call-arg]
     return registry.with_resources((resource.id() or "", resource) for resource in resources)
+
+
+def model_accepts(model: Any, instance: Any) -> bool:
+    """The model's verdict on `instance`, to set beside the schema's."""
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate(instance)
+    except ValidationError:
+        return False
+    return True
