@@ -33,9 +33,10 @@ def check_yaml_bytes(
     except ProfileFileError as error:
         return CheckResult(None, error.problems)
     problems = list(document.problems)
+    instance = None
     if document.value is None and problems:
-        return CheckResult(None, tuple(sorted(problems)))
-    if not isinstance(document.value, dict):
+        pass  # loading stopped; the problems say why
+    elif not isinstance(document.value, dict):
         found = "an empty document" if document.empty else describe_value(document.value)
         line, column = document.position(())
         problems.append(
@@ -48,13 +49,12 @@ def check_yaml_bytes(
                 "root-type",
             )
         )
-        return CheckResult(None, tuple(sorted(problems)))
-    try:
-        instance = model.model_validate(document.value)
-    except ValidationError as error:
-        problems.extend(problems_from_validation_error(error, document, model, filename))
-        return CheckResult(None, tuple(sorted(problems)))
-    if problems:  # e.g. a duplicate key: the file loaded but must not pass
+    else:
+        try:
+            instance = model.model_validate(document.value)
+        except ValidationError as error:
+            problems.extend(problems_from_validation_error(error, document, model, filename))
+    if problems:  # a duplicate key, say, fails the file even when the rest validates
         return CheckResult(None, tuple(sorted(problems)))
     return CheckResult(instance, ())
 
