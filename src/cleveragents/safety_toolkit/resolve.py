@@ -95,7 +95,7 @@ def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, 
     return where, "sets no safety_profile"
 
 
-def _json_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
+def _yaml_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
     if not values:
         return []
     lines = [f"{name}:  # {note}"]
@@ -119,7 +119,7 @@ def render_text(resolution: Resolution) -> str:
     built_in = "built-in default" if resolution.source is None else None
     lines += marked_lines(resolution.ref.profile, "  ", origin=built_in)
     settings = resolution.settings
-    lines += _json_block(
+    lines += _yaml_block(
         "autonomy_settings", settings.autonomy_settings, "from the action's automation_profile"
     )
     ignored = {

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .kinds import KINDS
+from .show import yaml_value
 
 COMMENT_WIDTH = 100
 
@@ -42,8 +43,7 @@ def render_starter_profile(schema: Mapping[str, Any], schema_location: str) -> s
         "# Every field below is at its default. Check the file with: safety-profile check FILE",
     ]
     for name, field in schema["properties"].items():
-        # JSON is valid YAML flow syntax for every default ([], true, null, 3, ...).
-        lines += ["", *_comment(field["description"]), f"{name}: {json.dumps(field['default'])}"]
+        lines += ["", *_comment(field["description"]), f"{name}: {yaml_value(field['default'])}"]
     return "\n".join(lines) + "\n"
 
 
