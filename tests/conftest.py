@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from cleveragents.safety_toolkit.validation import check_yaml_bytes
+from cleveragents.reading.validation import check_yaml_bytes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = REPO_ROOT / "schema"

@@ -13,9 +13,9 @@ from conftest import local_schema_registry
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
+from cleveragents.reading.document import load_yaml_document
+from cleveragents.reading.validation import check_yaml_bytes
 from cleveragents.safety_toolkit.kinds import KINDS
-from cleveragents.safety_toolkit.validation import check_yaml_bytes
-from cleveragents.safety_toolkit.yaml_loading import load_yaml_document
 
 INSTALLED_SCHEMAS = KINDS["profile"].schema_path().parent
 

@@ -13,8 +13,8 @@ from pydantic import ValidationError
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.automation_profile import AutomationProfile
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
-from cleveragents.safety_toolkit.problems import ProfileFileError
-from cleveragents.safety_toolkit.validation import check_yaml_bytes
+from cleveragents.reading.problems import ProfileFileError
+from cleveragents.reading.validation import check_yaml_bytes
 
 SPEC_ACTION = EXAMPLES / "actions" / "valid" / "spec_secure_deploy.action.yaml"
 REQUIRED = {

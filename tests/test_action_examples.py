@@ -24,10 +24,10 @@ from conftest import (
 from programs import run_program
 
 from cleveragents.domain.models.core.action import Action
+from cleveragents.reading.document import load_yaml_document
+from cleveragents.reading.validation import check_yaml_bytes
 from cleveragents.safety_toolkit.kinds import KINDS
 from cleveragents.safety_toolkit.show import render_effective
-from cleveragents.safety_toolkit.validation import check_yaml_bytes
-from cleveragents.safety_toolkit.yaml_loading import load_yaml_document
 
 VALID_ACTIONS = sorted((EXAMPLES / "actions" / "valid").glob("*.yaml"))
 INVALID_ACTIONS = sorted((EXAMPLES / "actions" / "invalid").glob("*.yaml"))

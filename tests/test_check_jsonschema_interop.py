@@ -19,7 +19,7 @@ from conftest import (
 )
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
-from cleveragents.safety_toolkit.validation import check_yaml_file
+from cleveragents.reading.validation import check_yaml_file
 
 # Rules JSON Schema cannot express: the schema accepts these, our checker does not.
 ONLY_OUR_RULES = {"schema.cost_order", "schema.finite_number", "schema.blank_categories"}

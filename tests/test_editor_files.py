@@ -16,9 +16,9 @@ from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR
 from readme import code_blocks, modeline_block
 
 from cleveragents.domain.models.core.action import Action
+from cleveragents.reading.validation import check_yaml_bytes
 from cleveragents.safety_toolkit.kinds import KINDS
 from cleveragents.safety_toolkit.starter import modeline
-from cleveragents.safety_toolkit.validation import check_yaml_bytes
 
 EDITORS = REPO_ROOT / "editors"
 VSCODE_SETTINGS = EDITORS / "vscode" / "settings.json"

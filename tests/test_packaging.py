@@ -43,6 +43,7 @@ def test_wheel_contains_layer_generated_models_schemas_and_markers(wheel: Path) 
         "cleveragents/schema_models/safety_profile_schema.py",
         "cleveragents/domain/py.typed",
         "cleveragents/safety_toolkit/py.typed",
+        "cleveragents/reading/py.typed",
         "cleveragents/schema_models/py.typed",
         "cleveragents/persistence/column_type.py",
         "cleveragents/persistence/migrations/versions/c4_001_safety_profile_column.py",

@@ -30,7 +30,7 @@ from cleveragents.domain.models.core.safety_profile import (
     SafetyProfile,
     resolve_safety_profile_ref,
 )
-from cleveragents.safety_toolkit.yaml_loading import load_yaml_document
+from cleveragents.reading.document import load_yaml_document
 
 TABLE_ROWS = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
 

@@ -18,7 +18,7 @@ from cleveragents.domain.models.core.safety_profile import (
     SafetyProfileRef,
     resolve_safety_profile,
 )
-from cleveragents.safety_toolkit.problems import ProfileFileError
+from cleveragents.reading.problems import ProfileFileError
 
 SPEC_YAML = EXAMPLES / "valid" / "spec_example.safety_profile.yaml"
 

@@ -10,9 +10,10 @@ import pytest
 from conftest import EXAMPLES, INVALID_PROFILES, VALID_PROFILES, check_example, expected_output_path
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
-from cleveragents.safety_toolkit.problems import ProfileFileError
-from cleveragents.safety_toolkit.validation import check_yaml_bytes
-from cleveragents.safety_toolkit.yaml_loading import DEFAULT_LIMITS, LoadLimits, load_yaml_document
+from cleveragents.reading.document import load_yaml_document
+from cleveragents.reading.limits import DEFAULT_LIMITS, LoadLimits
+from cleveragents.reading.problems import ProfileFileError
+from cleveragents.reading.validation import check_yaml_bytes
 
 
 def load(text: str | bytes, limits: LoadLimits = DEFAULT_LIMITS) -> Any:
@@ -250,9 +251,9 @@ def test_pure_python_yaml_parser_is_bounded_too(monkeypatch: pytest.MonkeyPatch)
     # Where PyYAML was built without libyaml, its pure-Python composer recurses.
     import yaml
 
-    from cleveragents.safety_toolkit import yaml_loading
+    from cleveragents.reading import document, scalars
 
-    monkeypatch.setattr(yaml_loading, "_Yaml12Loader", yaml_loading.yaml12_loader(yaml.SafeLoader))
+    monkeypatch.setattr(document, "_Yaml12Loader", scalars.yaml12_loader(yaml.SafeLoader))
     assert load("key: yes\nn: 0o17\n").value == {"key": "yes", "n": 15}
     document = load("allowed_skill_categories: " + "[" * 10_000 + "]" * 10_000)
     assert [problem.rule for problem in document.problems] == ["yaml.too-deep"]

@@ -13,8 +13,8 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
-from cleveragents.safety_toolkit.messages import describe_error
-from cleveragents.safety_toolkit.problems import render_loc
+from cleveragents.reading.messages import describe_error
+from cleveragents.reading.problems import render_loc
 
 __all__ = ["UnreadableProfileJSON", "profile_from_json", "profile_to_json"]
 

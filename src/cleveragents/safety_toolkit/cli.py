@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from cleveragents.reading.problems import Problem
+
 from .kinds import KINDS
-from .problems import Problem
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from .validation import CheckResult
+    from cleveragents.reading.validation import CheckResult
 from .reporters import REPORTERS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -185,7 +186,7 @@ def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[Base
     start-up is most of a pre-commit run, and collections during these imports only cost."""
     gc.disable()
     try:
-        from .validation import check_yaml_file
+        from cleveragents.reading.validation import check_yaml_file
 
         model = KINDS[kind].model()
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from .problems import Problem
+from cleveragents.reading.problems import Problem
 
 Reporter = Callable[[Sequence[Problem], int, bool], str]
 

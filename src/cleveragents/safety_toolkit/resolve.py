@@ -24,10 +24,10 @@ from cleveragents.domain.models.core.safety_profile import (
     SafetyProfileRef,
     resolve_safety_profile_ref,
 )
+from cleveragents.reading.problems import Problem
+from cleveragents.reading.validation import check_yaml_file
 
-from .problems import Problem
 from .show import marked_lines, yaml_key, yaml_value
-from .validation import check_yaml_file
 
 __all__ = ["Resolution", "render_json", "render_text", "resolve_files"]
 

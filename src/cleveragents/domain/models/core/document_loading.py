@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel
 
-from cleveragents.safety_toolkit.validation import load_yaml_file
+from cleveragents.reading.validation import load_yaml_file
 
 
 class LoadableDocument(BaseModel):

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel, model_validator
 from pydantic_core import PydanticCustomError
 
-from cleveragents.safety_toolkit.problems import Loc, render_loc
-from cleveragents.safety_toolkit.yaml_loading import describe_value
+from cleveragents.reading.describe import describe_value
+from cleveragents.reading.problems import Loc, render_loc
 
 
 def first_non_finite(value: Any, loc: Loc = ()) -> tuple[Loc, float] | None:

@@ -6,8 +6,8 @@ import errno
 import os
 import stat
 
+from .limits import DEFAULT_LIMITS, LoadLimits
 from .problems import Problem
-from .yaml_loading import DEFAULT_LIMITS, LoadLimits
 
 
 def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> bytes:

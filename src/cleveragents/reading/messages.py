@@ -14,8 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from .describe import describe_value
+from .nodes import YamlDocument
 from .problems import Loc, Problem, render_loc
-from .yaml_loading import YAML11_BOOLEAN_WORDS, YamlDocument, describe_value
+from .scalars import YAML11_BOOLEAN_WORDS
 
 
 def _model_at(model: type[BaseModel], loc: Loc) -> type[BaseModel] | None:

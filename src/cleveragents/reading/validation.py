@@ -8,10 +8,12 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .describe import describe_value
+from .document import load_yaml_document
 from .files import file_problem, read_regular_file
+from .limits import DEFAULT_LIMITS, LoadLimits
 from .messages import problems_from_validation_error
 from .problems import Problem, ProfileFileError
-from .yaml_loading import DEFAULT_LIMITS, LoadLimits, describe_value, load_yaml_document
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

@@ -1,0 +1,1 @@
+"""The reading core: bytes -> YAML -> problems -> messages, shared by the models and the CLI."""
