@@ -187,6 +187,11 @@ UNREADABLE = {
         "the stored value no longer matches the Safety Profile schema "
         "($: null is not a mapping; expected a mapping)",
     ),
+    # The JSON decoder recurses once per level: 100,000 levels raised RecursionError.
+    "nested_100000_deep": (
+        '{"allowed_skill_categories": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "the stored value nests deeper than 64 levels, which no Safety Profile does",
+    ),
 }
 
 
@@ -205,6 +210,13 @@ def test_unreadable_value_names_table_row_key_and_field(
     assert str(raised.value) == expected
     assert (raised.value.table_name, raised.value.field_name) == ("actions", "safety_profile_json")
     assert (raised.value.row_keys, raised.value.stored_value) == (((("id", 7),),), stored)
+
+
+def test_brackets_inside_stored_text_do_not_count_as_nesting(engine: sa.Engine) -> None:
+    store_raw(engine, {1: '{"allowed_skill_categories": ["' + "[{" * 100 + '"]}'})
+    with Session(engine) as session:
+        (profile,) = session.scalars(sa.select(Action.safety_profile_json)).all()
+    assert profile.allowed_skill_categories == ("[{" * 100,)
 
 
 def test_without_naming_rows_the_error_still_names_table_and_field(engine: sa.Engine) -> None:

@@ -8,6 +8,7 @@ defined, so reading many rows never rebuilds a schema. No SQLAlchemy here.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
@@ -49,6 +50,22 @@ _STRICT_JSON = json.JSONDecoder(
 )
 
 
+# A stored profile nests two levels (an object holding a list); anything far deeper is not one,
+# and the JSON decoder would recurse once per level.
+MAX_STORED_DEPTH = 64
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _nests_deeper_than(text: str, limit: int) -> bool:
+    depth = 0
+    for bracket in _BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > limit:
+            return True
+    return False
+
+
 def profile_from_json(stored: object) -> SafetyProfile:
     """The profile stored as `stored` (JSON text).
 
@@ -56,6 +73,11 @@ def profile_from_json(stored: object) -> SafetyProfile:
     Safety Profile schema (every problem is listed, with its field)."""
     if not isinstance(stored, str):
         raise UnreadableProfileJSON(f"the stored value is {type(stored).__name__}, not JSON text")
+    if _nests_deeper_than(stored, MAX_STORED_DEPTH):
+        raise UnreadableProfileJSON(
+            f"the stored value nests deeper than {MAX_STORED_DEPTH} levels, which no Safety "
+            "Profile does"
+        )
     try:
         data = _STRICT_JSON.decode(stored)
     except ValueError as error:
