@@ -203,7 +203,7 @@ def test_missing_required_field_is_reported_at_the_top_of_the_action() -> None:
 
 def test_inline_nested_profile_positions_point_into_the_flow_mapping() -> None:
     text = "name: x\ndefinition_of_done: d\nstrategy_actor: s\nexecution_actor: e\n"
-    text += "safety_profile: {require_sandbox: on}\n"
+    text += 'safety_profile: {require_sandbox: "on"}\n'
     assert problems_of(text) == [
         (
             5,
@@ -250,3 +250,84 @@ def test_near_misses_of_action_fields_are_errors(key: str, field: str) -> None:
 @pytest.mark.parametrize("key", ["tags", "owner", "automation", "inputs", "strategy"])
 def test_other_keys_far_from_any_field_are_kept(key: str) -> None:
     assert Action.from_config({**REQUIRED, key: "x"}).model_extra == {key: "x"}
+
+
+# -- keys that pass for something they are not --------------------------------------------------
+REQUIRED = {"name": "n", "definition_of_done": "d", "strategy_actor": "s", "execution_actor": "e"}
+
+
+def _errors(**extra: Any) -> list[tuple[str, tuple[str | int, ...], str]]:
+    with pytest.raises(ValidationError) as raised:
+        Action.from_config({**REQUIRED, **extra})
+    return [(e["type"], e["loc"], e["msg"]) for e in raised.value.errors(include_url=False)]
+
+
+@pytest.mark.parametrize(
+    ("key", "kind", "words"),
+    [
+        ("\u0455\u0430f\u0435ty_profile", "confusable_field", "looks like 'safety_profile'"),
+        (
+            "\uff53\uff41\uff46\uff45\uff54\uff59_profile",
+            "confusable_field",
+            "like 'safety_profile'",
+        ),
+        ("safety_profile\u200b\u200b", "invisible_characters", "U+200B ZERO WIDTH SPACE"),
+        ("safety\u2060_profile", "invisible_characters", "U+2060 WORD JOINER"),
+        ("\ufeffsafety_profile", "invisible_characters", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+        ("require_human_approval", "profile_field_at_top_level", "indent it under safety_profile"),
+        ("safety_profle", "misspelt_field", "did you mean 'safety_profile'?"),
+    ],
+)
+def test_a_top_level_key_that_passes_for_a_field_is_an_error_from_python_too(
+    key: str, kind: str, words: str
+) -> None:
+    ((found_kind, loc, message),) = _errors(**{key: {"allow_unsafe_tools": False}})
+    assert (found_kind, loc) == (kind, (key,))
+    assert words in message
+
+
+def test_invisible_characters_in_any_kept_key_are_an_error() -> None:
+    errors = _errors(notes={"owner\u200b": "ops", "fine": 1})
+    assert errors == [
+        (
+            "invisible_characters",
+            ("notes", "owner\u200b"),
+            "the key 'owner\\u200b' holds invisible characters (U+200B ZERO WIDTH SPACE), so it "
+            "is not the key it looks like; remove them",
+        )
+    ]
+
+
+def test_other_non_ascii_keys_are_kept_as_written() -> None:
+    kept = Action.from_config({**REQUIRED, "beschreibung_für_menschen": "ok", "説明": "ok"})
+    assert kept.model_extra == {"beschreibung_für_menschen": "ok", "説明": "ok"}
+
+
+def test_no_key_rule_hides_the_others_or_the_field_errors() -> None:
+    errors = _errors(
+        strategy_actor=7,
+        safety_profle={},
+        require_sandbox=True,
+        retries=float("nan"),
+        safety_profile={"max_retries_per_step": 500},
+    )
+    assert sorted((kind, loc) for kind, loc, _ in errors) == [
+        ("less_than_equal", ("safety_profile", "max_retries_per_step")),
+        ("misspelt_field", ("safety_profle",)),
+        ("non_finite_number", ("retries",)),
+        ("profile_field_at_top_level", ("require_sandbox",)),
+        ("string_type", ("strategy_actor",)),
+    ]
+
+
+def test_a_message_with_braces_survives_being_reported_with_other_errors() -> None:
+    # The automation profile's error names a key holding braces; it is raised again beside the
+    # action's own key errors, and must come out as it went in.
+    errors = _errors(safety_profle={}, automation_profile={"{message}\u200b": 1})
+    assert (
+        "invisible_characters",
+        ("automation_profile", "{message}\u200b"),
+        "the key '{message}\\u200b' holds invisible characters (U+200B ZERO WIDTH SPACE), so "
+        "it is not the key it looks like; remove them",
+    ) in errors
+    assert ("misspelt_field", ("safety_profle",)) in [(kind, loc) for kind, loc, _ in errors]

@@ -5,23 +5,24 @@ types `safety_profile` with the generated SafetyProfile; here it is the hand-wri
 `SafetyProfile`, so an embedded profile gets every rule a profile file gets (the cost rule,
 normalisation, deep immutability), and errors inside it carry their dotted path, such as
 `safety_profile.max_retries_per_step`. Top-level keys the schema does not describe belong to
-other parts of CleverAgents and are kept as written (`model_extra`).
+other parts of CleverAgents and are kept as written (`model_extra`), except keys that would pass
+for an action field or a profile field (see `action_keys`).
 """
 
 from __future__ import annotations
 
-import difflib
 from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Field
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails
 
 from cleveragents.schema_models.action_schema import Action as _SchemaAction
 
+from .action_keys import top_level_key_error
 from .automation_profile import AutomationProfile
 from .document_loading import LoadableDocument
-from .finite_numbers import FiniteNumbers
+from .kept_keys import KeptKeysChecked
 from .optional_fields import AbsentIsNotNull
 from .safety_profile import SafetyProfile
 
@@ -35,7 +36,7 @@ def _schema_metadata(name: str) -> FieldInfo:
     return info
 
 
-class Action(_SchemaAction, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
+class Action(_SchemaAction, AbsentIsNotNull, KeptKeysChecked, LoadableDocument):
     """An action template with an optional safety profile and automation profile."""
 
     document_name = "action"
@@ -45,21 +46,17 @@ class Action(_SchemaAction, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
         AutomationProfile | None, _schema_metadata("automation_profile")
     ] = None
 
-    @model_validator(mode="before")
     @classmethod
-    def _reject_misspelt_fields(cls, data: Any) -> Any:
-        # Other top-level keys are allowed, but one a letter or two away from a field is a
-        # typo: `safety_profle:` would silently leave the action without its safety profile.
-        if isinstance(data, dict):
-            for key in data:
-                if not isinstance(key, str) or key in cls.model_fields:
-                    continue
-                close = difflib.get_close_matches(key.lower(), cls.model_fields, cutoff=0.85)
-                if close:
-                    raise PydanticCustomError(
-                        "misspelt_field",
-                        "misspelt field '{key}'; did you mean '{field}'? (other top-level keys "
-                        "are kept, near misses of action fields are not)",
-                        {"key": key, "field": close[0], "at": (key,)},
-                    )
-        return data
+    def kept_key_errors(cls, data: dict[Any, Any]) -> list[InitErrorDetails]:
+        """Beyond the rules for every kept key: a top-level key must not pass for an action
+        field (or stand where a profile field belongs), or the action silently loses it."""
+        specific: list[InitErrorDetails] = []
+        for key in data:
+            if isinstance(key, str) and key not in cls.model_fields:
+                found = top_level_key_error(key, tuple(cls.model_fields), data)
+                if found is not None:
+                    specific.append(found)
+        # A key's specific error says more than the general rules about the same key.
+        said = {error["loc"] for error in specific}
+        general = [error for error in super().kept_key_errors(data) if error["loc"] not in said]
+        return [*specific, *general]

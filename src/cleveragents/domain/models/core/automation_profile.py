@@ -17,7 +17,7 @@ from cleveragents.schema_models.automation_profile_schema import (
 )
 
 from .document_loading import LoadableDocument
-from .finite_numbers import FiniteNumbers
+from .kept_keys import KeptKeysChecked
 from .optional_fields import AbsentIsNotNull
 
 __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
@@ -27,7 +27,9 @@ __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
 OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
 
 
-class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
+class AutomationProfile(
+    _SchemaAutomationProfile, AbsentIsNotNull, KeptKeysChecked, LoadableDocument
+):
     """Autonomy settings of an action; the three overlapping flags are optional booleans."""
 
     document_name = "automation profile"
