@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/resource_bounds.py
 
 Each case runs the installed CLI in its own process; peak memory is that process's maximum
-resident set size. The bounds (README, "YAML is read strictly"): 1 MiB per file, 64 levels of
-nesting, 100,000 values after alias expansion; libyaml itself stops flow nesting at 1,000.
+resident set size. The bounds (README, "Resource bounds"): 1 MiB per file, 64 levels of nesting,
+100,000 values and 1 MiB of text after alias expansion, 40 digits in an integer; libyaml itself
+stops flow nesting at 1,000.
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ def block_nesting(depth: int) -> bytes:
     )
 
 
+def text_bomb(copies_per_level: int) -> bytes:
+    """A 600 KB string repeated copies_per_level**3 times through aliases (64,000 for 40)."""
+    lines = ['notes: &n "' + "x" * 600_000 + '"']
+    for level, alias in enumerate(["n", "a", "b"]):
+        lines.append(f"l{level}: &{'abc'[level]} [{', '.join([f'*{alias}'] * copies_per_level)}]")
+    return ("\n".join(lines) + "\n").encode()
+
+
 CASES = {
     "small valid profile (baseline)": b"require_sandbox: true\nmax_retries_per_step: 3\n",
     "alias bomb, 9^9 values": alias_bomb(9),
@@ -46,6 +55,8 @@ CASES = {
     + b"a," * 110_000
     + b"]\n",
     "2 MiB file (over the limit)": b"# " + b"x" * (2 * 1024 * 1024) + b"\n",
+    "600 KB text x 64,000 through aliases": text_bomb(40),
+    "4,000-digit integer": b"max_retries_per_step: 0x" + b"f" * 4000 + b"\n",
 }
 
 

@@ -1,19 +1,26 @@
-"""The fuzzing oracle, shared by tests/test_hardening.py and fuzz/fuzz_check.py: a check must
-never raise, and nothing the schema rejects may ever load as a model."""
+"""The fuzzing oracle, shared by tests/test_hardening.py, tests/test_yaml_test_suite.py and
+fuzz/fuzz_check.py: a check must never raise, nothing the schema rejects may ever load as a
+model, and whatever the loader accepts must mean the same to the other readers of the file:
+PyYAML's `safe_load` (its own pure-Python reader), PyYAML on libyaml, and check-jsonschema's
+loader (ruamel)."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 import jsonschema
+import yaml
 from conftest import local_schema_registry
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.document import load_yaml_document
+from cleveragents.reading.problems import ProfileFileError
 from cleveragents.reading.validation import check_yaml_bytes
 from cleveragents.safety_toolkit.kinds import KINDS
 
@@ -45,6 +52,55 @@ def _finite(value: Any) -> bool:
     return True
 
 
+@cache
+def other_readers() -> dict[str, Callable[[bytes], Any]]:
+    """The readers of a profile besides ours, each as its users call it."""
+    from check_jsonschema.parsers.yaml import construct_yaml_implementation, impl2loader
+
+    check_jsonschema_load = impl2loader(
+        construct_yaml_implementation(), construct_yaml_implementation(pure=True)
+    )
+    return {
+        "yaml.safe_load": yaml.safe_load,
+        "PyYAML on libyaml": lambda data: yaml.load(data, Loader=yaml.CSafeLoader),
+        "check-jsonschema": lambda data: check_jsonschema_load(io.BytesIO(data)),
+    }
+
+
+def same_value(ours: Any, theirs: Any) -> bool:
+    """The same value of the same type, all the way down (NaN equals NaN here)."""
+    if type(ours) is not type(theirs):
+        return False
+    if isinstance(ours, float) and math.isnan(ours):
+        return math.isnan(theirs)
+    if isinstance(ours, dict):
+        return ours.keys() == theirs.keys() and all(same_value(ours[k], theirs[k]) for k in ours)
+    if isinstance(ours, list):
+        return len(ours) == len(theirs) and all(map(same_value, ours, theirs))
+    return bool(ours == theirs)
+
+
+def readers_that_disagree(data: bytes) -> dict[str, str]:
+    """For a document our loader accepts, each other reader that reads another value (or
+    fails), with what it read; empty when all agree or when we refuse the document."""
+    try:
+        document = load_yaml_document(data, "fuzz.yaml")
+    except ProfileFileError:
+        return {}  # not text we read at all
+    if document.problems or not document.built:
+        return {}
+    disagreeing = {}
+    for name, read in other_readers().items():
+        try:
+            theirs = read(data)
+        except Exception as error:  # a reader that fails on an accepted file disagrees
+            disagreeing[name] = f"{type(error).__name__}: {error}"
+            continue
+        if not same_value(document.value, theirs):
+            disagreeing[name] = repr(theirs)
+    return disagreeing
+
+
 def assert_never_loads_what_the_schema_rejects(data: bytes) -> None:
     for model in (SafetyProfile, Action):
         result = check_yaml_bytes(data, "fuzz.yaml", model)  # must not raise
@@ -55,3 +111,8 @@ def assert_never_loads_what_the_schema_rejects(data: bytes) -> None:
         loaded = load_yaml_document(data, "fuzz.yaml").value
         assert validators()[model].is_valid(loaded), loaded
         assert _finite(loaded), loaded
+
+
+def assert_accepted_means_the_same_to_every_reader(data: bytes) -> None:
+    assert_never_loads_what_the_schema_rejects(data)
+    assert readers_that_disagree(data) == {}, data

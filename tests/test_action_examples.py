@@ -156,8 +156,11 @@ EXTRA_RULE_EXAMPLES = {
     # Non-finite numbers kept as written could not be stored as JSON.
     "automation_profile_infinite.action.yaml",
     "extra_field_nan.action.yaml",
-    # A near miss of a field name is a typo, not another key kept as written.
+    # A near miss of a field name is a typo, not another key kept as written; so is a key that
+    # only looks like a field, and a profile field written one level too far out.
     "misspelt_safety_profile.action.yaml",
+    "confusable_safety_profile.action.yaml",
+    "profile_field_unindented.action.yaml",
 }
 
 

@@ -10,11 +10,8 @@ The editor refuses every http(s) schema the server asks it for, so what works he
 
 from __future__ import annotations
 
-import itertools
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,13 +21,12 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLES, PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR, VALID_PROFILES
-from lsp_client import REMOTE_CONTENT_REQUEST, JsonObject, LanguageServerClient
+from language_server import Editor, editor_session
+from lsp_client import REMOTE_CONTENT_REQUEST, JsonObject
 from readme import modeline_block
 
 from cleveragents.safety_toolkit.starter import modeline
 
-SERVER_SCRIPT = REPO_ROOT / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
-VSCODE_SETTINGS = REPO_ROOT / "editors" / "vscode" / "settings.json"
 SECTION = "Editor autocompletion"
 SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
 FIELDS = list(SCHEMA["properties"])
@@ -51,59 +47,16 @@ execution_actor: local/default
 BLOCK_LINE = 6  # the first line inside `safety_profile:`
 
 
-def _server_command() -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        missing = "node is not on PATH"
-    elif not SERVER_SCRIPT.exists():
-        missing = "yaml-language-server is not installed: run `npm ci` in the repository root"
-    else:
-        return [node, str(SERVER_SCRIPT), "--stdio"]
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{missing}; under CI=true the editor tests must run, not skip")
-    pytest.skip(missing)
-
-
-class Editor:
-    """The server plus fresh document names, as an editor would open files."""
-
-    def __init__(self, client: LanguageServerClient, folder: Path) -> None:
-        self.client = client
-        self.folder = folder
-        self._numbers = itertools.count()
-
-    def open(self, text: str, name: str = "document{}.yaml") -> str:
-        """Open `text` under a new name (`{}` takes a number); returns its URI."""
-        uri = (self.folder / name.format(next(self._numbers))).as_uri()
-        self.client.open_document(uri, text)
-        return uri
-
+class ProfileEditor(Editor):
     def open_profile(self, body: str) -> str:
         """A document whose first line is the modeline pointing at the canonical schema."""
         return self.open(f"{MODELINE}\n{body}")
 
 
 @pytest.fixture(scope="module")
-def editor() -> Iterator[Editor]:
-    vscode = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
-    settings = {
-        "yaml": {
-            "validate": True,
-            "completion": True,
-            "hover": True,
-            "schemas": vscode["yaml.schemas"],  # relative keys resolve against the workspace
-            "schemaStore": {"enable": False},  # no network: only our schema is in play
-        }
-    }
-    client = LanguageServerClient(_server_command(), settings, cwd=REPO_ROOT)
-    try:
-        client.initialize(REPO_ROOT)
-        client.route_remote_schemas_through_editor()  # and refuse them: offline, provably
-        # In-memory documents, one folder below the root (as the README's modeline expects);
-        # nothing is written there.
-        yield Editor(client, REPO_ROOT / "editor-documents")
-    finally:
-        client.close()
+def editor() -> Iterator[ProfileEditor]:
+    with editor_session() as session:
+        yield ProfileEditor(session.client, session.folder)
 
 
 def _labels(items: list[JsonObject]) -> list[str]:

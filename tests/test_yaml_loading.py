@@ -8,11 +8,15 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, INVALID_PROFILES, VALID_PROFILES, check_example, expected_output_path
+from fuzz_oracle import readers_that_disagree, same_value
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.document import load_yaml_document
 from cleveragents.reading.limits import DEFAULT_LIMITS, LoadLimits
 from cleveragents.reading.problems import ProfileFileError
+from cleveragents.reading.scalars import canonical_spelling
 from cleveragents.reading.validation import check_yaml_bytes
 
 
@@ -108,9 +112,13 @@ def test_nan_loads_as_nan() -> None:
 )
 def test_non_core_tags_are_errors_and_never_run(tag: str, tmp_path: Path) -> None:
     marker = tmp_path / "ran"
-    document = load(f'key: {tag} ["touch {marker}"]\n')
-    assert document.value is None
-    assert [problem.rule for problem in document.problems] == ["yaml.tag"]
+    document = load(f'key: {tag} ["touch {marker}"]\nother: 0o17\n')
+    # The tagged value is left out; the rest of the file is still read and checked.
+    assert document.value == {"key": None, "other": 15}
+    assert [(problem.rule, problem.path) for problem in document.problems] == [
+        ("yaml.tag", "key"),
+        ("yaml.ambiguous-scalar", "other"),
+    ]
     assert repr(tag.split(" ")[0]) in document.problems[0].message
     assert not marker.exists()
 
@@ -175,8 +183,12 @@ def test_syntax_errors_carry_a_position() -> None:
     assert problem.line == 2
 
 
-def test_tab_indentation_is_a_syntax_error() -> None:
-    assert [problem.rule for problem in load("a:\n\tb: 1\n").problems] == ["yaml.syntax"]
+@pytest.mark.parametrize("text", ["a:\n\tb: 1\n", "a:\n  -\tb\n", "a: |\n \tb\n"])
+def test_a_tab_the_parser_refuses_is_named_in_the_message(text: str) -> None:
+    (problem,) = load(text).problems
+    assert problem.rule == "yaml.tab"
+    assert "a tab here" in problem.message
+    assert "use spaces" in problem.message
 
 
 # -- Resource bounds (their speed is measured in benchmarks/, not here) ------------------------
@@ -253,8 +265,9 @@ def test_pure_python_yaml_parser_is_bounded_too(monkeypatch: pytest.MonkeyPatch)
 
     from cleveragents.reading import document, scalars
 
-    monkeypatch.setattr(document, "_Yaml12Loader", scalars.yaml12_loader(yaml.SafeLoader))
-    assert load("key: yes\nn: 0o17\n").value == {"key": "yes", "n": 15}
+    monkeypatch.setattr(document, "_ComposingLoader", scalars.composing_loader(yaml.SafeLoader))
+    assert load("key: text\nn: 15\nf: 1.5\n").value == {"key": "text", "n": 15, "f": 1.5}
+    assert load("key: yes\n").problems[0].rule == "yaml.ambiguous-scalar"
     document = load("allowed_skill_categories: " + "[" * 10_000 + "]" * 10_000)
     assert [problem.rule for problem in document.problems] == ["yaml.too-deep"]
 
@@ -269,3 +282,56 @@ def test_line_breaks_only_yaml_11_readers_see_are_refused(separator: str) -> Non
     assert yaml.safe_load(text)["allow_unsafe_tools"] is True  # the differential is real
     (problem,) = load(text).problems
     assert (problem.rule, problem.line, problem.column) == ("yaml.ambiguous-line-break", 1, 34)
+
+
+# -- one file, one meaning: the spelling each message suggests is read the same everywhere ------
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.integers(-(10**39), 10**39),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.booleans(),
+        st.none(),
+    )
+)
+def test_the_spelling_a_message_suggests_reads_the_same_to_every_reader(value: Any) -> None:
+    spelled = canonical_spelling(value)
+    assert spelled is not None
+    data = f"key: {spelled}\n".encode()
+    document = load(data.decode())
+    assert document.problems == []
+    assert same_value(document.value["key"], value)
+    assert readers_that_disagree(data) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "yaml12", "yaml11"),
+    [
+        ("010", 10, 8),
+        ("0100", 100, 64),
+        ("on", "on", True),
+        ("0o17", 15, "0o17"),
+        ("1e3", 1000.0, "1e3"),
+        ("1_000", "1_000", 1000),
+        ("0b101", "0b101", 5),
+        ("1:20", "1:20", 80),
+        ("+0x1F", "+0x1F", 31),
+    ],
+)
+def test_the_issues_scalars_are_refused_showing_both_readings(
+    text: str, yaml12: Any, yaml11: Any
+) -> None:
+    import yaml
+
+    assert yaml.safe_load(f"key: {text}")["key"] == yaml11  # PyYAML's reading, as the issue says
+    (problem,) = load(f"key: {text}\n").problems
+    assert (problem.rule, problem.line, problem.column, problem.path) == (
+        "yaml.ambiguous-scalar",
+        1,
+        6,
+        "key",
+    )
+    assert f"{text} means " in problem.message
+    assert "YAML 1.2" in problem.message
+    assert "YAML 1.1" in problem.message
+    assert f'quote it ("{text}")' in problem.message

@@ -1,4 +1,9 @@
-"""Bounds on what a composed document may expand to, checked before any value is built."""
+"""Bounds on what a composed document may expand to, checked before any value is built.
+
+Aliases share nodes, so an alias bomb is a small graph that expands hugely: into many values,
+or into much text (one long string repeated through aliases). Both are counted on the graph, once
+per node, before anything is built.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from .limits import LoadLimits
 from .problems import Loc, Problem, render_loc
 
 
@@ -24,13 +30,14 @@ class _RecursiveAlias(Exception):
         self.node = node
 
 
-def _expanded_sizes(root: Any, cap: int) -> dict[int, int]:
-    """How many values each node stands for once aliases are expanded (capped at cap + 1).
+def _expanded_sizes(root: Any, limits: LoadLimits) -> dict[int, tuple[int, int]]:
+    """(values, characters of scalar text) each node stands for once aliases are expanded,
+    each capped just past its limit.
 
-    Aliases share nodes, so an alias bomb is a small graph that expands hugely; sizes are
-    computed once per node, without recursion, in time linear in the graph. Raises
+    Computed once per node, without recursion, in time linear in the graph. Raises
     _RecursiveAlias when the graph has a cycle (`a: &a [*a]`)."""
-    sizes: dict[int, int] = {}
+    max_values, max_text = limits.max_nodes + 1, limits.max_expanded_text + 1
+    sizes: dict[int, tuple[int, int]] = {}
     in_progress: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
@@ -38,7 +45,14 @@ def _expanded_sizes(root: Any, cap: int) -> dict[int, int]:
         children = _children(node)
         if children_done:
             in_progress.discard(id(node))
-            sizes[id(node)] = min(cap + 1, 1 + sum(sizes[id(child)] for child in children))
+            if isinstance(node, yaml.ScalarNode):
+                sizes[id(node)] = (1, min(max_text, len(node.value)))
+                continue
+            values, text = 1, 0
+            for child in children:
+                child_values, child_text = sizes[id(child)]
+                values, text = values + child_values, text + child_text
+            sizes[id(node)] = (min(max_values, values), min(max_text, text))
             continue
         if id(node) in sizes:
             continue
@@ -54,11 +68,22 @@ def _expanded_sizes(root: Any, cap: int) -> dict[int, int]:
     return sizes
 
 
-def expansion_problem(root: Any, max_nodes: int, filename: str) -> Problem | None:
-    """When the document expands too much or refers to itself: a problem naming the first
-    top-level entry that reaches the limit on its own (or the largest one)."""
+def _largest_entry(root: Any, size_of: Any) -> tuple[Loc, Any]:
+    """The top-level entry that expands the most (its key's mark for a mapping)."""
+    if isinstance(root, yaml.MappingNode) and root.value:
+        key, _ = max(root.value, key=lambda pair: size_of(pair[1]))
+        return (key.value,), key.start_mark
+    if isinstance(root, yaml.SequenceNode) and root.value:
+        index = max(range(len(root.value)), key=lambda i: size_of(root.value[i]))
+        return (index,), root.value[index].start_mark
+    return (), root.start_mark
+
+
+def expansion_problem(root: Any, limits: LoadLimits, filename: str) -> Problem | None:
+    """When the document expands too much or refers to itself: a problem naming the top-level
+    entry that expands the most."""
     try:
-        sizes = _expanded_sizes(root, max_nodes)
+        sizes = _expanded_sizes(root, limits)
     except _RecursiveAlias as recursive:
         mark = recursive.node.start_mark
         return Problem(
@@ -70,21 +95,22 @@ def expansion_problem(root: Any, max_nodes: int, filename: str) -> Problem | Non
             "remove the alias",
             "yaml.recursive-alias",
         )
-    if sizes[id(root)] <= max_nodes:
-        return None
-    loc: Loc = ()
-    mark = root.start_mark
-    if isinstance(root, yaml.MappingNode) and root.value:
-        key, _ = max(root.value, key=lambda pair: sizes[id(pair[1])])
-        loc, mark = (key.value,), key.start_mark
-    elif isinstance(root, yaml.SequenceNode) and root.value:
-        index = max(range(len(root.value)), key=lambda i: sizes[id(root.value[i])])
-        loc, mark = (index,), root.value[index].start_mark
-    return Problem(
-        filename,
-        mark.line + 1,
-        mark.column + 1,
-        render_loc(loc),
-        f"the document expands to more than {max_nodes} values (an alias bomb?); simplify it",
-        "yaml.too-many-nodes",
+    bounds = (
+        (
+            limits.max_nodes,
+            f"the document expands to more than {limits.max_nodes} values (an alias bomb?); "
+            "simplify it",
+            "yaml.too-many-nodes",
+        ),
+        (
+            limits.max_expanded_text,
+            f"the document's text expands to more than {limits.max_expanded_text} characters "
+            "through aliases (an alias bomb?); simplify it",
+            "yaml.too-much-text",
+        ),
     )
+    for measure, (limit, message, rule) in enumerate(bounds):
+        if sizes[id(root)][measure] > limit:
+            loc, mark = _largest_entry(root, lambda node, m=measure: sizes[id(node)][m])
+            return Problem(filename, mark.line + 1, mark.column + 1, render_loc(loc), message, rule)
+    return None

@@ -1,16 +1,18 @@
-"""Strict, safe YAML loading with a position for every value.
+"""Strict, safe YAML loading with a position for every value: one file, one meaning.
 
-libyaml (PyYAML's pure-Python parser when libyaml is missing) composes the node graph; one
-walk over it then builds the value, so nothing is ever constructed from a tag, and every limit
-is checked before any work can grow out of bounds:
+A document is accepted only if it means the same to every reader: a person at a terminal,
+editors and check-jsonschema (YAML 1.2), applications using PyYAML (YAML 1.1) and us. The steps:
 
-* YAML 1.2 core scalars only, like check-jsonschema and yaml-language-server: `yes`/`no`/`on`/`off`
-  are strings (the schema then rejects them where a boolean is expected), `1e3` is a number,
-  timestamps are strings. Any explicit tag other than the core ones is an error.
-* Duplicate keys, non-string keys, several documents, non-UTF-8 bytes: errors.
-* Size, nesting depth and the number of nodes after alias expansion are bounded, so alias bombs
-  and deep nesting fail fast with a clear message instead of a hang, `MemoryError` or
-  `RecursionError`.
+1. `text`: bytes to text; refused characters and directives are found and blanked.
+2. `tokens`: the spellings libyaml reads differently from YAML 1.2.
+3. libyaml (PyYAML's pure-Python parser when libyaml is missing) composes the node graph;
+   nothing is ever constructed from a tag.
+4. `bounds`: what the graph expands to through aliases, before anything is built.
+5. `nodes`: one walk builds the value with YAML 1.2 core scalars, refusing scalars YAML 1.1 reads
+   otherwise, merge keys, invisible characters in keys, duplicate keys and foreign tags.
+
+Every step records what it finds and the next one still runs where it can, so a file's report
+lists every problem; only an unreadable file, a syntax error or a bound stops it.
 """
 
 from __future__ import annotations
@@ -20,21 +22,57 @@ import yaml
 from .bounds import expansion_problem
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .nodes import Stop, Walker, YamlDocument
-from .problems import Problem, ProfileFileError
-from .scalars import yaml12_loader
-from .text import AMBIGUOUS_BREAK, ambiguous_break_problem, character_problem, decode_utf8
+from .problems import Problem, render_loc
+from .scalars import composing_loader
+from .text import Finding, line_and_column, read_document_text
+from .tokens import token_findings
 
 try:  # libyaml's parser and composer when present: much faster
-    from yaml import CSafeLoader as _ComposingLoader
+    from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _ComposingLoader  # type: ignore[assignment]
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 __all__ = ["YamlDocument", "load_yaml_document"]
 
-_Yaml12Loader = yaml12_loader(_ComposingLoader)
+_ComposingLoader = composing_loader(_BaseLoader)
+
+_TAB_ADVICE = (
+    "a tab here, where YAML readers disagree on tabs (YAML 1.2 allows a tab in some of these "
+    "places, libyaml in none); use spaces"
+)
 
 
-def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
+# What to change, for libyaml's commonest complaints (matched on its words).
+_SYNTAX_ADVICE = (
+    (
+        "mapping values are not allowed",
+        "check this line's indentation, or quote a value that holds ': '",
+    ),
+    ("did not find expected key", "check this line's indentation, and write a key before ':'"),
+    ("could not find expected ':'", "write ': ' after the key, or quote the text"),
+    (
+        "did not find expected ',' or '}'",
+        "separate entries with ',' and write each key and its ':' on one line",
+    ),
+    ("did not find expected ',' or ']'", "separate items with ','"),
+    (
+        "did not find expected node content",
+        "write a value here, and quote text that starts with ':', '?' or '-'",
+    ),
+    ("found unexpected ':'", "quote text that holds ':'"),
+    ("found unexpected end of stream", "close the quote"),
+    ("found duplicate anchor", "give each anchor (&name) a name of its own"),
+    ("found undefined tag handle", "remove the tag (only plain YAML values are accepted)"),
+    ("did not find expected <document start>", "keep one document: remove what follows '...'"),
+    (
+        "did not find expected alphabetic or numeric character",
+        "use only letters, digits, '-' and '_' in anchor and alias names",
+    ),
+    ("cannot start any token", "quote the value"),
+)
+
+
+def _syntax_problem(error: yaml.MarkedYAMLError, text: str, filename: str) -> Problem:
     mark = error.problem_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     if error.problem == "but found another document":
@@ -48,75 +86,83 @@ def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
             "yaml.multiple-documents",
         )
     what = error.problem or "invalid YAML"
+    at_tab = mark is not None and mark.index < len(text) and text[mark.index] == "\t"
+    if at_tab or "tab" in what:
+        return Problem(filename, line, column, "$", f"invalid YAML: {_TAB_ADVICE}", "yaml.tab")
+    advice = next((advice for words, advice in _SYNTAX_ADVICE if words in what), None)
     if error.context:
         what = f"{error.context}: {what}"
+    if advice:
+        what = f"{what}; {advice}"
     return Problem(filename, line, column, "$", f"invalid YAML: {what}", "yaml.syntax")
+
+
+def _finding_problem(finding: Finding, text: str, walker: Walker) -> Problem:
+    """A finding made before the walk, placed at its line and column and named by the field
+    written around it."""
+    line, column = line_and_column(text, finding.offset)
+    loc = walker.loc_at(finding.offset)
+    if loc:  # the model's errors about the same value would repeat it
+        walker.document.reported.add(loc)
+    return Problem(walker.filename, line, column, render_loc(loc), finding.message, finding.rule)
 
 
 def load_yaml_document(
     data: bytes, filename: str, limits: LoadLimits = DEFAULT_LIMITS
 ) -> YamlDocument:
-    """Load one YAML document strictly. Problems found on the way are in `.problems`;
-    when loading could not finish, `.value` is None and `.problems` says why."""
-    if len(data) > limits.max_bytes:
-        raise ProfileFileError(
-            [
-                Problem(
-                    filename,
-                    1,
-                    1,
-                    "$",
-                    f"the file is {len(data)} bytes, more than the limit of {limits.max_bytes}",
-                    "yaml.too-large",
-                )
-            ]
-        )
-    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise ProfileFileError(
-            [Problem(filename, 1, 1, "$", "the file is binary, not YAML text", "yaml.binary")]
-        )
-    text = decode_utf8(data, filename)
-    ambiguous = AMBIGUOUS_BREAK.search(text)
-    if ambiguous is not None:
-        return YamlDocument(
-            value=None, problems=[ambiguous_break_problem(ambiguous, text, filename)]
-        )
-    loader = _Yaml12Loader(text)
+    """Load one YAML document strictly. Every problem found is in `.problems`; when the value
+    could not be built at all, `.value` is None.
+
+    Raises ProfileFileError when the bytes cannot be read as YAML text at all (too large,
+    binary, not UTF-8)."""
+    source = read_document_text(data, filename, limits)
+    text = source.parse_text
+    findings = [*source.findings, *token_findings(text, _ComposingLoader)]
+    walker = Walker(filename, limits)
+    document = walker.document
+    loader = _ComposingLoader(text)
     try:
-        # libyaml composes the node graph (its parser caps nesting at 1,000 levels); no Python
-        # object is ever constructed from a tag.
+        # libyaml's parser caps nesting at 1,000 levels.
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as error:
-        return YamlDocument(value=None, problems=[_syntax_problem(error, filename)])
-    except yaml.reader.ReaderError as error:
-        return YamlDocument(value=None, problems=[character_problem(error, text, filename)])
+        root = None
+        document.problems.append(_syntax_problem(error, text, filename))
     except RecursionError:  # only PyYAML's pure-Python composer recurses (libyaml stops at 1,000)
-        problem = Problem(
-            filename,
-            1,
-            1,
-            "$",
-            f"nesting is deeper than {limits.max_depth} levels; flatten the document",
-            "yaml.too-deep",
+        root = None
+        document.problems.append(
+            Problem(
+                filename,
+                1,
+                1,
+                "$",
+                f"nesting is deeper than {limits.max_depth} levels; flatten the document",
+                "yaml.too-deep",
+            )
         )
-        return YamlDocument(value=None, problems=[problem])
+    except (
+        yaml.YAMLError
+    ) as error:  # pragma: no cover - the text step blanks what the reader refuses
+        root = None
+        document.problems.append(
+            Problem(filename, 1, 1, "$", f"invalid YAML: {error}", "yaml.syntax")
+        )
     finally:
         loader.dispose()
-    walker = Walker(filename, limits)
-    walker.document.empty = root is None
+    document.empty = document.built = root is None and not document.problems
     if root is not None:
         # Without an alias (`*`) every value starts at its own character, so a short text
-        # cannot expand past the limit: skip the graph walk, a third of a small file's cost.
+        # cannot expand past the limits: skip the graph walk, a third of a small file's cost.
         too_large = (
-            expansion_problem(root, limits.max_nodes, filename)
+            expansion_problem(root, limits, filename)
             if "*" in text or len(text) > limits.max_nodes
             else None
         )
         if too_large is not None:
-            walker.document.problems.append(too_large)
-            return walker.document
-        try:
-            walker.document.value = walker.walk(root, (), 0)
-        except Stop:
-            walker.document.value = None
-    return walker.document
+            document.problems.append(too_large)
+        else:
+            try:
+                document.value, document.built = walker.walk(root, (), 0), True
+            except Stop:
+                document.value = None
+    document.problems.extend(_finding_problem(finding, text, walker) for finding in findings)
+    return document

@@ -133,7 +133,15 @@ _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
 
 
 # Errors about a key rather than its value point at the key.
-_ABOUT_A_KEY = frozenset({"extra_forbidden", "misspelt_field"})
+_ABOUT_A_KEY = frozenset(
+    {
+        "extra_forbidden",
+        "misspelt_field",
+        "invisible_characters",
+        "confusable_field",
+        "profile_field_at_top_level",
+    }
+)
 
 
 def describe_error(detail: ErrorDetails, model: type[BaseModel]) -> str:
@@ -150,8 +158,9 @@ def problems_from_validation_error(
     """One `Problem` per pydantic error, placed where the offending value (or key) starts."""
     problems = []
     for detail in error.errors(include_url=False):
-        # A model-level rule may name the exact place inside the model in ctx["at"].
-        loc: Loc = (*detail["loc"], *detail.get("ctx", {}).get("at", ()))
+        loc: Loc = tuple(detail["loc"])
+        if document.already_reported(loc):
+            continue  # the loader said what is wrong there, in YAML's terms
         kind = detail["type"]
         message = describe_error(detail, model)
         if kind in _ABOUT_A_KEY:

@@ -1,4 +1,9 @@
-"""Walking a composed node graph: the value, where each part starts, and problems."""
+"""Walking a composed node graph: the value, where each part is, and every problem on the way.
+
+A problem about one value or key does not stop the walk: it is recorded, the value is left
+out (or kept as YAML 1.2 reads it), and its place is marked as reported, so the model's errors
+about the same place are not shown twice.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +12,44 @@ from typing import Any
 
 import yaml
 
+from .characters import invisible_characters, name_characters
 from .describe import describe_value
 from .limits import LoadLimits
 from .problems import Loc, Problem, render_loc
-from .scalars import CORE_TAGS, MAP_TAG, SCALAR_TAGS, SEQ_TAG, construct_scalar, short_tag
+from .scalars import (
+    CORE_TAGS,
+    IMPLICIT_TAG,
+    INT_TAG,
+    LENIENT_READER,
+    MAP_TAG,
+    SCALAR_TAGS,
+    SEQ_TAG,
+    STR_TAG,
+    YAML11_READER,
+    ambiguity_message,
+    construct_scalar,
+    integer_digits,
+    read_leniently,
+    read_yaml11,
+    resolve_plain,
+    same_reading,
+    short_tag,
+    yaml11_plain_tag,
+)
 
 
 @dataclass(slots=True)
 class YamlDocument:
-    """The loaded value and where each part of it starts in the file."""
+    """The loaded value and where each part of it is in the file."""
 
     value: Any
     empty: bool = False  # no document at all (an empty file, or only comments)
+    built: bool = False  # the walk finished: `value` is the whole document (None when empty)
     value_marks: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # Places whose problems the loader already reported: the model's errors there are dropped.
+    reported: set[Loc] = field(default_factory=set)
 
     def position(self, loc: Loc, *, of_key: bool = False) -> tuple[int, int]:
         """Line and column of `loc`, or of its nearest ancestor that has one (inside an alias)."""
@@ -32,9 +60,19 @@ class YamlDocument:
                 return found
         return (1, 1)
 
+    def already_reported(self, loc: Loc) -> bool:
+        """Whether the loader reported a problem at `loc` or at a place that holds it."""
+        return any(loc[:end] in self.reported for end in range(len(loc) + 1))
+
 
 class Stop(Exception):
-    """Loading cannot go on; the problem is already recorded."""
+    """Walking cannot go on (a bound was reached); the problem is already recorded."""
+
+
+_MERGE_KEY_MESSAGE = (
+    "merge keys ('<<') are not allowed: YAML 1.2 has none, and readers that merge them "
+    "disagree with those that keep a key named '<<'; write the fields out instead"
+)
 
 
 class Walker:
@@ -44,54 +82,113 @@ class Walker:
         self.filename = filename
         self.limits = limits
         self.document = YamlDocument(value=None)
+        # (start, end, loc) of every value and key in the source, to place findings made
+        # before the walk (see `loc_at`); an aliased node is recorded where it is written.
+        self.spans: list[tuple[int, int, Loc]] = []
+        self._walked: set[int] = set()
 
-    def problem(self, mark: Any, loc: Loc, message: str, rule: str) -> None:
+    def problem(
+        self, mark: Any, loc: Loc, message: str, rule: str, *, reported: bool = True
+    ) -> None:
         self.document.problems.append(
             Problem(self.filename, mark.line + 1, mark.column + 1, render_loc(loc), message, rule)
         )
+        if reported:
+            self.document.reported.add(loc)
 
-    def fatal(self, mark: Any, loc: Loc, message: str, rule: str) -> Stop:
-        self.problem(mark, loc, message, rule)
-        return Stop()
+    def loc_at(self, offset: int) -> Loc:
+        """The innermost value or key written around `offset`; the root when none is."""
+        best: tuple[int, Loc] | None = None
+        for start, end, loc in self.spans:
+            if start <= offset <= end and (best is None or end - start < best[0]):
+                best = (end - start, loc)
+        return best[1] if best else ()
 
-    def check_tag(self, node: Any, allowed: tuple[str, ...], loc: Loc) -> None:
-        if node.tag not in allowed:
-            tag = short_tag(node.tag)
-            if node.tag in CORE_TAGS:
-                raise self.fatal(
-                    node.start_mark, loc, f"the tag {tag!r} does not fit here", "yaml.tag"
-                )
-            raise self.fatal(
+    def tag_fits(self, node: Any, allowed: tuple[str, ...], loc: Loc) -> bool:
+        if node.tag in allowed:
+            return True
+        tag = short_tag(node.tag)
+        if node.tag in CORE_TAGS:
+            self.problem(node.start_mark, loc, f"the tag {tag!r} does not fit here", "yaml.tag")
+        else:
+            self.problem(
                 node.start_mark,
                 loc,
                 f"the tag {tag!r} is not allowed; remove it (only plain YAML values are "
                 "accepted, nothing is ever constructed from a tag)",
                 "yaml.tag",
             )
+        return False
 
     def walk(self, node: Any, loc: Loc, depth: int) -> Any:
         mark = node.start_mark
         self.document.value_marks.setdefault(loc, (mark.line + 1, mark.column + 1))
+        if id(node) not in self._walked:
+            self._walked.add(id(node))
+            self.spans.append((mark.index, node.end_mark.index, loc))
         if isinstance(node, yaml.ScalarNode):
-            self.check_tag(node, SCALAR_TAGS, loc)
-            try:
-                return construct_scalar(node.tag, node.value)
-            except ValueError as error:
-                raise self.fatal(mark, loc, str(error), "yaml.scalar") from None
+            return self.scalar(node, loc)
         if depth >= self.limits.max_depth:
-            raise self.fatal(
+            self.problem(
                 mark,
                 loc,
                 f"nesting is deeper than {self.limits.max_depth} levels; flatten the document",
                 "yaml.too-deep",
             )
+            raise Stop
         if isinstance(node, yaml.SequenceNode):
-            self.check_tag(node, (SEQ_TAG,), loc)
+            if not self.tag_fits(node, (SEQ_TAG,), loc):
+                return None
             return [
                 self.walk(item, (*loc, index), depth + 1) for index, item in enumerate(node.value)
             ]
-        self.check_tag(node, (MAP_TAG,), loc)
+        if not self.tag_fits(node, (MAP_TAG,), loc):
+            return None
         return self.walk_mapping(node, loc, depth)
+
+    def scalar(self, node: Any, loc: Loc) -> Any:
+        """The YAML 1.2 value of a scalar; a problem when it is not one, or when YAML 1.1 (as
+        PyYAML reads it) gives another value."""
+        text: str = node.value
+        if node.tag == IMPLICIT_TAG:
+            ours_tag, theirs_tag = resolve_plain(text), yaml11_plain_tag(text)
+        elif self.tag_fits(node, SCALAR_TAGS, loc):
+            ours_tag = theirs_tag = node.tag
+        else:
+            return None
+        if INT_TAG in (ours_tag, theirs_tag) and (
+            integer_digits(text) > self.limits.max_integer_digits
+        ):
+            self.problem(
+                node.start_mark,
+                loc,
+                f"an integer of {integer_digits(text)} digits is longer than the limit of "
+                f"{self.limits.max_integer_digits} digits; write a shorter number",
+                "yaml.integer-too-long",
+            )
+            return None
+        try:
+            value = construct_scalar(ours_tag, text)
+        except ValueError as error:
+            self.problem(node.start_mark, loc, str(error), "yaml.scalar")
+            return None
+        reader, theirs = YAML11_READER, None
+        if ours_tag != STR_TAG or theirs_tag != STR_TAG:
+            theirs = read_yaml11(text, theirs_tag)
+            disagree = not same_reading(value, theirs)
+        elif node.tag == IMPLICIT_TAG:
+            reader, theirs = LENIENT_READER, read_leniently(text)
+            disagree = theirs is not None
+        else:
+            disagree = False
+        if disagree:
+            self.problem(
+                node.start_mark,
+                loc,
+                ambiguity_message(text, value, reader, theirs),
+                "yaml.ambiguous-scalar",
+            )
+        return value
 
     def walk_mapping(self, node: Any, loc: Loc, depth: int) -> dict[str, Any]:
         mapping: dict[str, Any] = {}
@@ -99,19 +196,41 @@ class Walker:
         for key_node, value_node in node.value:
             key_mark = key_node.start_mark
             if not isinstance(key_node, yaml.ScalarNode):
-                raise self.fatal(
-                    key_mark, loc, "keys must be strings, not mappings or lists", "yaml.key-type"
+                self.problem(
+                    key_mark,
+                    loc,
+                    "keys must be strings, not mappings or lists",
+                    "yaml.key-type",
+                    reported=False,
                 )
-            key = self.walk(key_node, loc, depth + 1)
+                continue
+            key_loc: Loc = (*loc, key_node.value)
+            if key_node.tag == IMPLICIT_TAG and key_node.value == "<<":
+                self.problem(key_mark, key_loc, _MERGE_KEY_MESSAGE, "yaml.merge-key")
+                continue
+            key = self.scalar(key_node, key_loc)
+            if key is None and key_loc in self.document.reported:
+                continue
             if not isinstance(key, str):
                 self.problem(
                     key_mark,
                     loc,
                     f"keys must be strings, found {describe_value(key)}; quote the key",
                     "yaml.key-type",
+                    reported=False,
                 )
                 continue
             key_loc = (*loc, key)
+            self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
+            hidden = invisible_characters(key)
+            if hidden:
+                self.problem(
+                    key_mark,
+                    key_loc,
+                    f"the key holds invisible characters ({name_characters(hidden)}), so it is "
+                    "not the key it looks like; remove them",
+                    "yaml.invisible-character",
+                )
             if key in first_lines:
                 self.problem(
                     key_mark,
@@ -119,6 +238,7 @@ class Walker:
                     f"duplicate key {key!r} (first on line {first_lines[key]}, again on line "
                     f"{key_mark.line + 1}); keep only one",
                     "yaml.duplicate-key",
+                    reported=False,
                 )
                 # The first value stays, so every other message points at the value it names.
                 continue

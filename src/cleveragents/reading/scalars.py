@@ -1,10 +1,20 @@
-"""Scalars: YAML 1.2 core-schema resolution and construction."""
+"""Scalars: how YAML 1.2 and YAML 1.1 read each one, and whether they agree.
+
+We read YAML 1.2 core scalars, as editors and check-jsonschema do. Applications that load the
+same file with PyYAML read YAML 1.1. A scalar that the two read as different values (`010` is
+10 to one and 8 to the other, `yes` is a string to one and true to the other, `1e3` a number to
+one and a string to the other) is refused, with both readings and the unambiguous spelling.
+"""
 
 from __future__ import annotations
 
+import datetime
+import json
 import math
 import re
-from typing import Any
+from typing import Any, Final, NamedTuple
+
+import yaml
 
 CORE = "tag:yaml.org,2002:"
 STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG = (
@@ -13,6 +23,8 @@ STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG = (
 MAP_TAG, SEQ_TAG = CORE + "map", CORE + "seq"
 SCALAR_TAGS = (STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG)
 CORE_TAGS = (*SCALAR_TAGS, MAP_TAG, SEQ_TAG)
+# What the composing loader gives a plain scalar without a tag: resolved later, both ways.
+IMPLICIT_TAG: Final = "!implicit-plain-scalar"
 
 # The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
 _NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -23,11 +35,12 @@ _FLOAT_RE = re.compile(
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
 
-# YAML 1.1 read these as booleans; YAML 1.2 (and we) read them as strings.
+# YAML 1.1 words for booleans; plain, they are refused (YAML 1.2 reads them as strings).
 YAML11_BOOLEAN_WORDS = frozenset({"yes", "no", "on", "off", "y", "n"})
 
 
 def resolve_plain(value: str) -> str:
+    """The YAML 1.2 core tag of a plain scalar."""
     if _NULL_RE.match(value):
         return NULL_TAG
     if _BOOL_RE.match(value):
@@ -40,7 +53,7 @@ def resolve_plain(value: str) -> str:
 
 
 def construct_scalar(tag: str, text: str) -> Any:
-    """Build a core-schema scalar; ValueError when `text` is not a valid `tag`."""
+    """Build a YAML 1.2 core-schema scalar; ValueError when `text` is not a valid `tag`."""
     if tag == STR_TAG:
         return text
     if tag == NULL_TAG:
@@ -75,16 +88,181 @@ def short_tag(tag: str) -> str:
     return "!!" + tag[len(CORE) :] if tag.startswith(CORE) else tag
 
 
-def yaml12_loader(base: type[Any]) -> type[Any]:
-    """`base` (a PyYAML loader class) with YAML 1.2 core tag resolution instead of YAML 1.1's."""
-    loader = type(f"Yaml12{base.__name__}", (base,), {})
-    # Start from no implicit resolvers (PyYAML's include YAML 1.1 booleans and timestamps).
-    loader.yaml_implicit_resolvers = {}  # type: ignore[attr-defined]
-    for tag, pattern, first in (
-        (NULL_TAG, _NULL_RE, ["~", "n", "N", ""]),
-        (BOOL_TAG, _BOOL_RE, list("tTfF")),
-        (INT_TAG, _INT_RE, list("-+0123456789")),
-        (FLOAT_TAG, _FLOAT_RE, list("-+0123456789.")),
-    ):
-        loader.add_implicit_resolver(tag, pattern, first)  # type: ignore[attr-defined]
-    return loader
+def composing_loader(base: type[Any]) -> type[Any]:
+    """`base` (a PyYAML loader class) composing nodes without resolving them: a plain scalar
+    without a tag gets IMPLICIT_TAG, so the walk can read it both ways."""
+
+    def resolve(self: Any, kind: type[Any], value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            return IMPLICIT_TAG if implicit[0] else STR_TAG
+        return SEQ_TAG if kind is yaml.SequenceNode else MAP_TAG
+
+    return type(f"Composing{base.__name__}", (base,), {"resolve": resolve})
+
+
+# --- YAML 1.1, as PyYAML reads it -------------------------------------------------------------
+
+# PyYAML's own resolver and constructor: exactly what `yaml.safe_load` applies.
+_YAML11_RESOLVER = yaml.resolver.Resolver()
+_YAML11_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+# The YAML 1.1 boolean type also lists y/Y/n/N (https://yaml.org/type/bool.html), which PyYAML
+# leaves out but other YAML 1.1 readers (Go's yaml.v2) read as booleans.
+_YAML11_SHORT_BOOLEANS = {"y": True, "Y": True, "n": False, "N": False}
+
+
+class _Unreadable:
+    """A YAML 1.1 reader raises an error for this scalar."""
+
+    def __repr__(self) -> str:
+        return "UNREADABLE"
+
+
+UNREADABLE: Final = _Unreadable()
+
+
+def yaml11_plain_tag(text: str) -> str:
+    """The tag YAML 1.1 resolves a plain scalar to: PyYAML's resolver, plus y/Y/n/N."""
+    if text in _YAML11_SHORT_BOOLEANS:
+        return BOOL_TAG
+    tag: str = _YAML11_RESOLVER.resolve(  # type: ignore[no-untyped-call]
+        yaml.ScalarNode, text, (True, False)
+    )
+    return tag
+
+
+def read_yaml11(text: str, tag: str) -> Any:
+    """What PyYAML's `safe_load` makes of a scalar of `tag` (explicit, or as
+    `yaml11_plain_tag` resolves it); UNREADABLE when it raises."""
+    if tag == BOOL_TAG and text in _YAML11_SHORT_BOOLEANS:
+        return _YAML11_SHORT_BOOLEANS[text]
+    construct = _YAML11_CONSTRUCTOR.yaml_constructors.get(tag)
+    if construct is None:  # merge keys and `=` values: no scalar constructor
+        return UNREADABLE
+    try:
+        return construct(_YAML11_CONSTRUCTOR, yaml.ScalarNode(tag, text))
+    except Exception:  # a reader crash is a reading too: it disagrees with ours
+        return UNREADABLE
+
+
+def same_reading(ours: Any, theirs: Any) -> bool:
+    """Whether two readings are the same value of the same type (NaN equals NaN here)."""
+    if type(ours) is not type(theirs):
+        return False
+    if isinstance(ours, float) and math.isnan(ours):
+        return math.isnan(theirs)
+    return bool(ours == theirs)
+
+
+def _reading_in_words(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {canonical_spelling(value)}"
+    if isinstance(value, datetime.date):
+        return f"the {'date and time' if isinstance(value, datetime.datetime) else 'date'} {value}"
+    if isinstance(value, str):
+        return f"the text {json.dumps(value, ensure_ascii=False)}"
+    return type(value).__name__
+
+
+def canonical_spelling(value: Any) -> str | None:
+    """How a value is written unambiguously, as a plain YAML scalar; None for text and dates."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ".nan"
+        if math.isinf(value):
+            return ".inf" if value > 0 else "-.inf"
+        spelled = repr(value)
+        # YAML 1.1 needs a dot in every number with an exponent: 1e+308 is text to PyYAML.
+        if "e" in spelled and "." not in spelled:
+            mantissa, exponent = spelled.split("e")
+            spelled = f"{mantissa}.0e{exponent}"
+        return spelled
+    return None
+
+
+class OtherReader(NamedTuple):
+    """How a message names a reader: when it reads a value, and when it cannot."""
+
+    reads: str
+    fails: str
+
+
+YAML11_READER = OtherReader(
+    "YAML 1.1 (as PyYAML's safe_load reads it)", "YAML 1.1 (PyYAML's safe_load)"
+)
+LENIENT_READER = OtherReader(
+    "readers that allow '_' in numbers and a sign before 0o and 0x (ruamel, as check-jsonschema "
+    "reads it)",
+    "ruamel (check-jsonschema)",
+)
+
+# The numbers of readers lenient about YAML 1.2's (ruamel's YAML 1.2 resolver, which
+# check-jsonschema uses): `_` anywhere among the digits, a sign before 0b, 0o and 0x.
+_LENIENT_NUMBER = re.compile(
+    r"^[-+]?(?:0b[01_]+|0o?[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+"
+    r"|[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[0-9][0-9_]*[eE][-+]?[0-9]+"
+    r"|\.[0-9_]+(?:[eE][-+][0-9]+)?)$"
+)
+_SIGNED_PREFIXED = re.compile(r"^([-+]?)0([box])([0-9a-fA-F]+)$")
+
+
+def read_leniently(text: str) -> Any:
+    """What readers lenient about YAML 1.2 numbers make of a plain scalar that YAML 1.2 reads
+    as text (`0o1_7` is 15, `-0o17` is -15, `-_` makes them fail): a number, UNREADABLE, or
+    None when they read text too."""
+    if text[:1] not in tuple("-+.0123456789") or not _LENIENT_NUMBER.match(text):
+        return None  # ruamel, like PyYAML, looks for numbers only from these first characters
+    compact = text.replace("_", "")
+    prefixed = _SIGNED_PREFIXED.match(compact)
+    try:
+        if prefixed:
+            sign, base, digits = prefixed.groups()
+            number = int(digits, {"b": 2, "o": 8, "x": 16}[base])
+            return -number if sign == "-" else number
+        tag = resolve_plain(compact)
+        if tag in (INT_TAG, FLOAT_TAG):
+            return construct_scalar(tag, compact)
+    except ValueError:
+        pass
+    return UNREADABLE
+
+
+def ambiguity_message(text: str, yaml12: Any, reader: OtherReader, theirs: Any) -> str:
+    """Two readings of a scalar, and how to write what was meant so that every reader agrees."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    ours = f"{text} means {_reading_in_words(yaml12)} in YAML 1.2 (as editors read it)"
+    if theirs is UNREADABLE:
+        readings = f"{ours}, and {reader.fails} cannot load it at all"
+    else:
+        readings = f"{ours} and {_reading_in_words(theirs)} to {reader.reads}"
+    meant = canonical_spelling(yaml12)
+    if meant is None and theirs is not UNREADABLE:
+        meant = canonical_spelling(theirs)
+    if meant is None:
+        return f"{readings}; quote it ({quoted})"
+    return f"{readings}; write {meant}, or quote it ({quoted}) if it is text"
+
+
+# --- bounds -----------------------------------------------------------------------------------
+
+_INTEGER_DIGITS = re.compile(r"[0-9a-fA-F]")
+
+
+def integer_digits(text: str) -> int:
+    """How many digits an integer literal holds, in any base (signs, prefixes and separators
+    aside): the length a reader must convert."""
+    body = text.lstrip("+-")
+    if body[:2] in ("0x", "0o", "0b", "0X", "0O", "0B"):
+        body = body[2:]
+    return len(_INTEGER_DIGITS.findall(body))

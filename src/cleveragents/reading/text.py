@@ -1,63 +1,138 @@
-"""Reading bytes: size, encoding and the characters YAML readers disagree on."""
+"""Reading bytes: size, encoding, and the characters and lines that YAML readers disagree on.
+
+A file that is too large, binary or not UTF-8 cannot be read at all (`ProfileFileError`). Every
+other finding here is kept as a `Finding` at an offset of the text, and the text the parser reads
+has the refused characters and directive lines blanked to spaces: the same length, so every
+position stays true, and the rest of the file is still checked. (A lone CR is refused but left in
+place: every YAML reader breaks the line there, only terminals and diff viewers do not.)
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-import yaml
-
+from .limits import LoadLimits
 from .problems import Problem, ProfileFileError
 
-# Line breaks in YAML 1.1 (and to libyaml) but ordinary characters in YAML 1.2 (and to editors
-# and check-jsonschema): two readers would see different documents, so they are refused.
-AMBIGUOUS_BREAK = re.compile("[\u0085\u2028\u2029]")
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem found before the document's structure is known: where it is in the text."""
+
+    offset: int
+    message: str
+    rule: str
 
 
-def _problem_at(text: str, offset: int, filename: str, message: str, rule: str) -> Problem:
-    """A problem at character `offset` of `text` (lines counted by LF, as editors do)."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+@dataclass(frozen=True, slots=True)
+class DocumentText:
+    """The text as a person reads it, the text the parser reads, and what was refused."""
+
+    text: str
+    parse_text: str  # `text` with refused characters and lines blanked to spaces
+    findings: tuple[Finding, ...]
+
+
+# YAML's printable characters (c-printable) plus the breaks handled below; anything else is
+# refused outright.
+_NOT_PRINTABLE = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+_REFUSED = re.compile(
+    r"(?P<lone_cr>\r(?!\n))|(?P<break>[\x85\u2028\u2029])|(?P<bom>\ufeff)"
+    f"|(?P<character>{_NOT_PRINTABLE})"
+)
+# A line starting with `%` before the first `---` is a directive (YAML 1.2 section 6.8).
+_DIRECTIVE_LINE = re.compile(r"^%[^\n]*", re.MULTILINE)
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
+
+
+def _refused_message(kind: str, character: str) -> tuple[str, str]:
+    code = f"U+{ord(character):04X}"
+    if kind == "lone_cr":
+        return (
+            "a carriage return (CR) not followed by a line feed: YAML readers break the line "
+            "here, terminals and diff viewers do not, so a reviewer and a program would read "
+            "different settings; save the file with LF (or CRLF) line endings",
+            "yaml.lone-carriage-return",
+        )
+    if kind == "break":
+        return (
+            f"the character {code} is a line break to some YAML readers and not to others; "
+            "remove it",
+            "yaml.ambiguous-line-break",
+        )
+    if kind == "bom":
+        return (
+            "a byte order mark (U+FEFF) after the start of the file: some readers skip it, "
+            "others keep it as part of the text; remove it",
+            "yaml.byte-order-mark",
+        )
+    return (f"the character {code} is not allowed in YAML; remove it", "yaml.character")
+
+
+def _counted(message: str, count: int) -> str:
+    return message if count == 1 else f"{message} ({count} in the file; this is the first)"
+
+
+def _directive_spans(text: str) -> list[tuple[int, int]]:
+    if not (text.startswith("%") or "\n%" in text):
+        return []
+    start = _DOCUMENT_START.search(text)
+    area = text[: start.start()] if start else text
+    return [found.span() for found in _DIRECTIVE_LINE.finditer(area)]
+
+
+def refused_parts(text: str) -> tuple[str, list[Finding]]:
+    """The text with refused characters and directive lines blanked, and a finding for each
+    kind of refusal (at its first occurrence, with a count)."""
+    spans: list[tuple[int, int]] = []
+    first: dict[str, tuple[int, str]] = {}
+    counts: dict[str, int] = {}
+    for found in _REFUSED.finditer(text):
+        kind = found.lastgroup or "character"
+        if kind != "lone_cr":  # every YAML reader breaks the line there: the parser may too
+            spans.append(found.span())
+        first.setdefault(kind, (found.start(), found.group()))
+        counts[kind] = counts.get(kind, 0) + 1
+    findings = []
+    for kind, (offset, character) in first.items():
+        message, rule = _refused_message(kind, character)
+        findings.append(Finding(offset, _counted(message, counts[kind]), rule))
+    directives = _directive_spans(text)
+    if directives:
+        findings.append(
+            Finding(
+                directives[0][0],
+                _counted(
+                    "YAML directives (%YAML, %TAG, ...) are not allowed: they change how some "
+                    "readers read the file (after '%YAML 1.1', editors and check-jsonschema "
+                    "read yes as true); remove the line",
+                    len(directives),
+                ),
+                "yaml.directive",
+            )
+        )
+        spans.extend(directives)
+    if not spans:
+        return text, findings
+    characters = list(text)
+    for start, end in spans:
+        characters[start:end] = " " * (end - start)
+    return "".join(characters), findings
+
+
+def _file_problem(
+    filename: str, message: str, rule: str, line: int = 1, column: int = 1
+) -> Problem:
     return Problem(filename, line, column, "$", message, rule)
 
 
-def ambiguous_break_problem(found: re.Match[str], text: str, filename: str) -> Problem:
-    return _problem_at(
-        text,
-        found.start(),
-        filename,
-        f"the character U+{ord(found.group()):04X} is a line break to some YAML readers and "
-        "not to others; remove it",
-        "yaml.ambiguous-line-break",
-    )
-
-
-def character_problem(error: yaml.reader.ReaderError, text: str, filename: str) -> Problem:
-    """A character YAML forbids (control characters and the like), located in `text`.
-
-    The parsers report its offset in different units, so it is looked up by value."""
-    return _problem_at(
-        text,
-        max(text.find(chr(error.character)), 0),
-        filename,
-        f"the character U+{error.character:04X} is not allowed in YAML ({error.reason}); remove it",
-        "yaml.character",
-    )
-
-
 def decode_utf8(data: bytes, filename: str) -> str:
-    """The text of `data`, or ProfileFileError naming where the first non-UTF-8 byte is."""
+    """The text of `data` (a leading BOM removed), or ProfileFileError naming where the first
+    non-UTF-8 byte is."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ProfileFileError(
-            [
-                Problem(
-                    filename,
-                    1,
-                    1,
-                    "$",
-                    "the file is UTF-16 text; save it as UTF-8",
-                    "yaml.encoding",
-                )
-            ]
+            [_file_problem(filename, "the file is UTF-16 text; save it as UTF-8", "yaml.encoding")]
         )
     try:
         return data.decode("utf-8-sig")
@@ -67,14 +142,46 @@ def decode_utf8(data: bytes, filename: str) -> str:
         column = error.start - (before.rfind(b"\n") + 1) + 1
         raise ProfileFileError(
             [
-                Problem(
+                _file_problem(
                     filename,
-                    line,
-                    column,
-                    "$",
                     f"the file is not UTF-8 text (byte 0x{data[error.start]:02x}); "
                     "save it as UTF-8",
                     "yaml.encoding",
+                    line,
+                    column,
                 )
             ]
         ) from None
+
+
+def read_document_text(data: bytes, filename: str, limits: LoadLimits) -> DocumentText:
+    """The text of one file. Raises ProfileFileError when it cannot be read as YAML text at all:
+    too large, binary (a NUL byte), UTF-16 or not UTF-8."""
+    if len(data) > limits.max_bytes:
+        raise ProfileFileError(
+            [
+                _file_problem(
+                    filename,
+                    f"the file is {len(data)} bytes, more than the limit of {limits.max_bytes}",
+                    "yaml.too-large",
+                )
+            ]
+        )
+    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ProfileFileError(
+            [_file_problem(filename, "the file is binary, not YAML text", "yaml.binary")]
+        )
+    text = decode_utf8(data, filename)
+    parse_text, findings = refused_parts(text)
+    return DocumentText(text, parse_text, tuple(findings))
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of `offset`, with lines broken where YAML readers break them."""
+    line, line_start = 1, 0
+    for found in _LINE_BREAK.finditer(text, 0, offset):
+        line, line_start = line + 1, found.end()
+    return line, offset - line_start + 1

@@ -36,8 +36,8 @@ def check_yaml_bytes(
         return CheckResult(None, error.problems)
     problems = list(document.problems)
     instance = None
-    if document.value is None and problems:
-        pass  # loading stopped; the problems say why
+    if not document.built or document.already_reported(()):
+        pass  # loading stopped, or the root itself is refused; the problems say why
     elif not isinstance(document.value, dict):
         found = "an empty document" if document.empty else describe_value(document.value)
         line, column = document.position(())

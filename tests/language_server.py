@@ -1,0 +1,74 @@
+"""One real yaml-language-server session, opened the way an editor opens files.
+
+Shared by the editor tests and the readers-agree test: the server (pinned in package.json,
+installed by `npm ci`) with the VS Code settings from editors/vscode/settings.json, refusing every
+http(s) schema it asks for, so what works here works offline.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT
+from lsp_client import LanguageServerClient
+
+SERVER_SCRIPT = REPO_ROOT / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
+VSCODE_SETTINGS = REPO_ROOT / "editors" / "vscode" / "settings.json"
+
+
+def server_command() -> list[str]:
+    node = shutil.which("node")
+    if node is None:
+        missing = "node is not on PATH"
+    elif not SERVER_SCRIPT.exists():
+        missing = "yaml-language-server is not installed: run `npm ci` in the repository root"
+    else:
+        return [node, str(SERVER_SCRIPT), "--stdio"]
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{missing}; under CI=true the editor tests must run, not skip")
+    pytest.skip(missing)
+
+
+class Editor:
+    """The server plus fresh document names, as an editor would open files."""
+
+    def __init__(self, client: LanguageServerClient, folder: Path) -> None:
+        self.client = client
+        self.folder = folder
+        self._numbers = itertools.count()
+
+    def open(self, text: str, name: str = "document{}.yaml") -> str:
+        """Open `text` under a new name (`{}` takes a number); returns its URI."""
+        uri = (self.folder / name.format(next(self._numbers))).as_uri()
+        self.client.open_document(uri, text)
+        return uri
+
+
+@contextmanager
+def editor_session() -> Iterator[Editor]:
+    vscode = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
+    settings = {
+        "yaml": {
+            "validate": True,
+            "completion": True,
+            "hover": True,
+            "schemas": vscode["yaml.schemas"],  # relative keys resolve against the workspace
+            "schemaStore": {"enable": False},  # no network: only our schema is in play
+        }
+    }
+    client = LanguageServerClient(server_command(), settings, cwd=REPO_ROOT)
+    try:
+        client.initialize(REPO_ROOT)
+        client.route_remote_schemas_through_editor()  # and refuse them: offline, provably
+        # In-memory documents, one folder below the root (as the README's modeline expects);
+        # nothing is written there.
+        yield Editor(client, REPO_ROOT / "editor-documents")
+    finally:
+        client.close()
