@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 REMOVED = "removed: the next layer applies"
-ADDED = "added: it overrides the next layer; review it whole"
+ADDED = "it overrides the next layer; review it whole"
 
 
 class Verdict(enum.StrEnum):
