@@ -112,6 +112,11 @@ def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]
     return _Loaded(profile, document, prefix)
 
 
+def change_text(change: FieldChange) -> str:
+    """`old → new`, each value as YAML flow (JSON) text."""
+    return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
+
+
 def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:
     """What a reviewer might not see in `old → new`: the meaning of null and [], which
     categories came and went, and a value that is now a default because its key is gone."""
@@ -131,10 +136,6 @@ def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:
     return notes
 
 
-def _json(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
-
-
 def _field_findings(old: _Loaded, new: _Loaded, file: str) -> list[Finding]:
     assert old.profile is not None
     assert new.profile is not None
@@ -143,8 +144,7 @@ def _field_findings(old: _Loaded, new: _Loaded, file: str) -> list[Finding]:
         loc = (*new.prefix, change.field)
         line, column = new.document.position(loc)
         notes = _notes(change, new.profile)
-        detail = f"{yaml_value(_json(change.old))} → {yaml_value(_json(change.new))}"
-        detail += f" ({'; '.join(notes)})" if notes else ""
+        detail = change_text(change) + (f" ({'; '.join(notes)})" if notes else "")
         verdict = Verdict(change.change.value)
         findings.append(
             Finding(
@@ -155,8 +155,8 @@ def _field_findings(old: _Loaded, new: _Loaded, file: str) -> list[Finding]:
                 verdict,
                 detail,
                 f"{verdict.value}.{change.field}",
-                _json(change.old),
-                _json(change.new),
+                change.old,
+                change.new,
             )
         )
     return findings
