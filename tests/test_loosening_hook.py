@@ -15,6 +15,7 @@ import yaml
 from conftest import REPO_ROOT
 from git_repos import committed_copy_of_this_repository, git, new_repository, write_files
 from programs import run_program
+from readme import code_blocks
 
 HOOK = "safety-profile-loosening"
 PROFILE = "config/prod.safety_profile.yaml"
@@ -84,6 +85,15 @@ def test_a_staged_loosening_or_deletion_fails_naming_the_field(
     )
     assert "unstaged" not in result.stdout
     assert "SKIP=safety-profile-loosening git commit" in result.stdout
+    # The README shows this run's lines about the first profile and the escape.
+    (shown,) = [
+        text
+        for language, text in code_blocks("Does a change loosen a profile?")
+        if language == "text" and "- hook id: safety-profile-loosening" in text
+    ]
+    for line in shown.splitlines():
+        if line.startswith(("config/", "an intended", "no loosening", "- hook id")):
+            assert line in result.stdout, line
 
 
 def test_a_staged_tightening_passes(hook_repo: Path, pre_commit_home: Path, project: Path) -> None:
