@@ -186,27 +186,76 @@ class Repository:
             raise GitError(errors.strip() or f"git cat-file blob {spec} failed")
         return data
 
+    def blobs(self, specs: Sequence[str]) -> dict[str, bytes]:
+        """The contents of many blobs with two git processes (`git cat-file --batch-check`
+        for the sizes, `--batch` for the contents), not one per file; a blob larger than the
+        loader's limit is read only as far as the limit (`blob`)."""
+        batched = [spec for spec in specs if "\n" not in spec]  # the batch protocol is by line
+        contents = {spec: self.blob(spec) for spec in specs if "\n" in spec}
+        if not batched:
+            return contents
+        request = "".join(f"{spec}\n" for spec in batched).encode()
+        sizes = self._batch("--batch-check", request).decode().splitlines()
+        small = []
+        for spec, line in zip(batched, sizes, strict=True):
+            fields = line.split()
+            if len(fields) != 3 or fields[1] != "blob":
+                raise GitError(f"{spec}: not a file at that revision ({line})")
+            if int(fields[2]) > DEFAULT_LIMITS.max_bytes:
+                contents[spec] = self.blob(spec)
+            else:
+                small.append(spec)
+        output = self._batch("--batch", "".join(f"{spec}\n" for spec in small).encode())
+        position = 0
+        for spec in small:
+            header_end = output.index(b"\n", position)
+            size = int(output[position:header_end].split()[2])
+            contents[spec] = output[header_end + 1 : header_end + 1 + size]
+            position = header_end + 1 + size + 1  # the content is followed by a newline
+        return contents
+
+    def _batch(self, mode: str, request: bytes) -> bytes:
+        result = subprocess.run(
+            ["git", "cat-file", mode],
+            cwd=self.root,
+            input=request,
+            capture_output=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise GitError(result.stderr.decode(errors="replace").strip() or "git cat-file failed")
+        return result.stdout
+
     def versions(
-        self, comparison: GitComparison, changed: ChangedFile
-    ) -> tuple[Version, Version, str]:
-        """The old and new versions of a changed file, and the name reports give it."""
-        old_path, new_path = changed.old_path, changed.new_path
-        old = Version(f"{comparison.old_rev}:{old_path}", None)
-        if old_path is not None:
-            old = Version(old.name, self.blob(old.name))
-        if new_path is None:
-            assert old_path is not None
-            return old, Version(self.display_path(old_path), None), self.display_path(old_path)
-        name = self.display_path(new_path)
-        if comparison.new_rev is not None:
-            new = Version(
-                f"{comparison.new_rev}:{new_path}", self.blob(f"{comparison.new_rev}:{new_path}")
-            )
-        elif comparison.staged:
-            new = Version(name, self.blob(f":{new_path}"))
-        else:
-            new = Version(name, read_regular_file(str(self.root / new_path)))
-        return old, new, name
+        self, comparison: GitComparison, changed: Sequence[ChangedFile]
+    ) -> Iterator[tuple[Version, Version, str] | tuple[OSError, str]]:
+        """For each changed file: its old and new versions and the name reports give it (or
+        the error reading its working-tree file, and that name)."""
+        old_specs = {c: f"{comparison.old_rev}:{c.old_path}" for c in changed if c.old_path}
+        new_specs = {}
+        if comparison.new_rev is not None or comparison.staged:
+            prefix = f"{comparison.new_rev}:" if comparison.new_rev is not None else ":"
+            new_specs = {c: f"{prefix}{c.new_path}" for c in changed if c.new_path}
+        contents = self.blobs([*old_specs.values(), *new_specs.values()])
+        for change in changed:
+            old_spec = old_specs.get(change)
+            old = Version(old_spec or "", None if old_spec is None else contents[old_spec])
+            name = self.display_path(change.new_path or change.old_path or "")
+            if change.new_path is None:
+                yield old, Version(name, None), name
+            elif change in new_specs:
+                # A revision's file is named by it, as git does; the index's by its path.
+                spec = new_specs[change]
+                yield old, Version(name if comparison.staged else spec, contents[spec]), name
+            else:
+                try:
+                    yield (
+                        old,
+                        Version(name, read_regular_file(str(self.root / change.new_path))),
+                        name,
+                    )
+                except OSError as error:  # a working-tree file that cannot be read
+                    yield error, name
 
 
 def _parse_name_status(output: str) -> Iterator[ChangedFile]:
@@ -281,12 +330,11 @@ def diff_against_git(
         any_yaml=bool(pathspecs),
     )
     results: list[tuple[list[Finding], list[Problem]]] = []
-    for change in changed:
-        shown = repository.display_path(change.new_path or change.old_path or "")
-        try:
-            old, new, name = repository.versions(comparison, change)
-        except OSError as error:  # a working-tree file that cannot be read
-            results.append(([], [file_problem(error, shown)]))
-            continue
-        results.append(compare_versions(kind, old, new, name))
+    for versions in repository.versions(comparison, changed):
+        if isinstance(versions[0], OSError):
+            error, name = versions
+            results.append(([], [file_problem(error, name)]))
+        else:
+            old, new, name = versions
+            results.append(compare_versions(kind, old, new, name))
     return build_report(results)
