@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from check_speed import realistic_profile
+from check_speed import realistic_profile, wall_time
 
 BIN = Path(sys.executable).parent
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
@@ -42,16 +40,8 @@ def changed_repository(folder: Path, count: int, rng: random.Random) -> list[str
 
 
 def timed(command: list[str], cwd: Path, repeat: int) -> float:
-    """Median wall time. `diff` exits 1 when something loosens, which random edits do: only
-    2 (a usage error) is a failure."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = subprocess.run(command, cwd=cwd, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-        if result.returncode == 2:
-            sys.exit(result.stderr.decode())
-    return statistics.median(times)
+    # `diff` exits 1 when something loosens, which random edits do: only 2 is a failure.
+    return wall_time(command, repeat, cwd=cwd, ok=(0, 1))
 
 
 def main() -> int:
