@@ -45,13 +45,16 @@ def realistic_profile(rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-def wall_time(command: list[str], repeat: int) -> float:
+def wall_time(
+    command: list[str], repeat: int, cwd: Path | None = None, ok: tuple[int, ...] = (0,)
+) -> float:
+    """Median wall time of `repeat` runs; an exit status not in `ok` stops the benchmark."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        result = subprocess.run(command, capture_output=True, check=False)
+        result = subprocess.run(command, cwd=cwd, capture_output=True, check=False)
         times.append(time.perf_counter() - start)
-        if result.returncode != 0:
+        if result.returncode not in ok:
             sys.exit(f"{command[0]} failed:\n{result.stdout.decode()}{result.stderr.decode()}")
     return statistics.median(times)
 

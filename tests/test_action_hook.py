@@ -7,38 +7,13 @@ index for the build backend and dependencies, like any user's first run.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
-from conftest import EXAMPLES, REPO_ROOT
+from conftest import EXAMPLES
+from git_repos import committed_copy_of_this_repository, git, write_files
 from programs import run_program
 
 BAD_NESTED = EXAMPLES / "actions" / "invalid" / "nested_retries_above_maximum.action.yaml"
 GOOD = EXAMPLES / "actions" / "valid" / "spec_secure_deploy.action.yaml"
-GIT_IDENTITY = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
-
-
-def git(folder: Path, *args: str) -> str:
-    result = subprocess.run(
-        ["git", *GIT_IDENTITY, *args], cwd=folder, capture_output=True, text=True, check=True
-    )
-    return result.stdout
-
-
-def committed_copy_of_this_repository(destination: Path) -> Path:
-    """Tracked and untracked-but-not-ignored files, committed in a new repository."""
-    listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    for name in filter(None, listed.split("\0")):
-        source = REPO_ROOT / name
-        if source.is_file():
-            (destination / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, destination / name)
-    git(destination, "init", "-q")
-    git(destination, "add", "-A")
-    git(destination, "commit", "-q", "-m", "hook under test")
-    return destination
 
 
 @pytest.fixture(scope="module")
@@ -53,9 +28,7 @@ def hook_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
         # A profile file kept beside actions is the `safety-profile` hook's job.
         "actions/team.safety_profile.yaml": "max_retries_per_step: 5\n",
     }
-    for name, text in files.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text, encoding="utf-8")
+    write_files(project, files)
     git(project, "init", "-q")
     git(project, "add", "-A")
     result = run_program(

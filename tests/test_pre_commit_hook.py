@@ -94,3 +94,21 @@ def test_bad_profiles_fail_naming_file_line_and_field(user_repo: Path) -> None:
     ) in output
     assert "unrelated.yaml" not in output
     assert "Traceback" not in output + result.stderr
+
+
+def test_diff_selects_the_files_the_check_hooks_match() -> None:
+    # `diff --git` and the loosening hook (which asks git itself) use the same patterns.
+    from cleveragents.safety_toolkit.kinds import KINDS
+
+    hooks = {
+        hook["id"]: hook
+        for hook in yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
+    }
+    assert (KINDS["profile"].files, KINDS["profile"].exclude) == (
+        hooks["safety-profile"]["files"],
+        None,
+    )
+    assert (KINDS["action"].files, KINDS["action"].exclude) == (
+        hooks["safety-profile-action"]["files"],
+        hooks["safety-profile-action"]["exclude"],
+    )

@@ -324,3 +324,63 @@ def test_cli_resolves_whatever_the_mode(profile_files: dict[str, str]) -> None:
     )
     assert result.returncode == 0
     assert json.loads(result.stdout)["provenance"] == "PROJECT"
+
+
+# -- notes: the layer that wins is looser than a layer it overrides ----------------------------
+def test_cli_notes_each_field_where_the_winner_is_looser_than_a_layer_it_overrides(
+    tmp_path: Path,
+) -> None:
+    plan = tmp_path / "plan.safety_profile.yaml"
+    plan.write_text("require_sandbox: false\nmax_retries_per_step: 2\n", encoding="utf-8")
+    project = tmp_path / "project.safety_profile.yaml"
+    project.write_text(
+        "max_retries_per_step: 1\nmax_total_cost: 10.0\nallowed_skill_categories: [code]\n",
+        encoding="utf-8",
+    )
+    layers = ("--plan", str(plan), "--project", str(project))
+    expected = [
+        'plan loosens project: allowed_skill_categories ["code"] → []',
+        "plan loosens project: require_sandbox true → false",  # the project's by default
+        "plan loosens project: max_retries_per_step 1 → 2",
+        "plan loosens project: max_total_cost 10.0 → null",
+        "plan loosens global: require_sandbox true → false",  # the built-in default
+    ]
+    text = run_program("safety-profile", "resolve", *layers)
+    assert text.returncode == 0
+    notes = [line for line in text.stdout.splitlines() if line.startswith("# note: ")]
+    assert notes == [f"# note: {note}" for note in expected]
+    resolved = resolve_json(*layers)
+    assert [note["note"] for note in resolved["notes"]] == expected  # type: ignore[attr-defined]
+    assert resolved["notes"][0] == {  # type: ignore[index]
+        "layer": "PLAN",
+        "overrides": "PROJECT",
+        "field": "allowed_skill_categories",
+        "overridden_value": ["code"],
+        "value": [],
+        "note": expected[0],
+    }
+
+
+def test_cli_no_notes_when_the_winner_is_at_least_as_strict(profile_files: dict[str, str]) -> None:
+    # Each layer's profile allows fewer retries than the layers below it.
+    options = layer_options(profile_files, ("plan", "project", "global"))
+    resolved = resolve_json(*options)
+    assert (resolved["provenance"], resolved["notes"]) == ("PLAN", [])
+    text = run_program("safety-profile", "resolve", *options)
+    assert "# note:" not in text.stdout
+
+
+def test_cli_notes_an_action_looser_than_the_global_file(tmp_path: Path) -> None:
+    global_file = tmp_path / "global.safety_profile.yaml"
+    global_file.write_text(
+        "require_human_approval: true\nmax_cost_per_plan: 0\nmax_total_cost: 0\n",
+        encoding="utf-8",
+    )
+    resolved = resolve_json("--action", relative(ACTION_FILE), "--global", str(global_file))
+    assert resolved["provenance"] == "ACTION"
+    # The action requires human approval too, and allows fewer retries than the default; its
+    # cost ceilings are looser.
+    assert [note["note"] for note in resolved["notes"]] == [  # type: ignore[attr-defined]
+        "action loosens global: max_cost_per_plan 0.0 → 100.0",
+        "action loosens global: max_total_cost 0.0 → null",
+    ]

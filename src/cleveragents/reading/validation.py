@@ -9,7 +9,7 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .describe import describe_value
-from .document import load_yaml_document
+from .document import YamlDocument, load_yaml_document
 from .files import file_problem, read_regular_file
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .messages import problems_from_validation_error
@@ -30,10 +30,18 @@ def check_yaml_bytes(
     data: bytes, filename: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
 ) -> CheckResult[ModelT]:
     """Load `data` as YAML and validate it against `model`, collecting every problem."""
+    return check_yaml_bytes_with_document(data, filename, model, limits)[0]
+
+
+def check_yaml_bytes_with_document(
+    data: bytes, filename: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
+) -> tuple[CheckResult[ModelT], YamlDocument | None]:
+    """`check_yaml_bytes`, plus the loaded document (where each value starts) when loading got
+    that far: for reports that point into a valid file, such as `safety-profile diff`."""
     try:
         document = load_yaml_document(data, filename, limits)
     except ProfileFileError as error:
-        return CheckResult(None, error.problems)
+        return CheckResult(None, error.problems), None
     problems = list(document.problems)
     instance = None
     if not document.built or document.already_reported(()):
@@ -57,8 +65,8 @@ def check_yaml_bytes(
         except ValidationError as error:
             problems.extend(problems_from_validation_error(error, document, model, filename))
     if problems:  # a duplicate key, say, fails the file even when the rest validates
-        return CheckResult(None, tuple(sorted(problems)))
-    return CheckResult(instance, ())
+        return CheckResult(None, tuple(sorted(problems))), document
+    return CheckResult(instance, ()), document
 
 
 def check_yaml_file(

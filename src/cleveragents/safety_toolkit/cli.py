@@ -1,5 +1,6 @@
 """`safety-profile`: a thin shell over the toolkit. The exit code is the API:
-0 all valid, 1 a file is invalid or unreadable, 2 a usage error."""
+0 all valid (for `diff`: nothing loosens), 1 a file is invalid or unreadable (or a change
+loosens), 2 a usage error."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from cleveragents.reading.validation import CheckResult
+
+    from .git_versions import GitComparison
 from .reporters import REPORTERS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -34,6 +37,8 @@ examples:
   safety-profile init                                    (a starter safety_profile.yaml)
   safety-profile check --kind action actions/*.yaml      (actions and their embedded profiles)
   safety-profile resolve --action deploy.yaml --project project.safety_profile.yaml
+  safety-profile diff old.safety_profile.yaml new.safety_profile.yaml
+  safety-profile diff --git origin/main --format github  (does a pull request loosen a profile?)
 
 exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
 """
@@ -49,6 +54,64 @@ overlapping flags the safety profile overrules. --plan, --project and --global t
 PROFILE files. Without --global the built-in DEFAULT_SAFETY_PROFILE is the global layer.
 This command works in any mode: it shows what server-mode resolution decides.
 """
+
+
+DIFF_USAGE = """\
+safety-profile diff [OPTIONS] OLD NEW
+       safety-profile diff [OPTIONS] --git REV [--staged | --to REV2] [PATH ...]
+       safety-profile diff [OPTIONS] --pre-commit [PATH ...]"""
+
+DIFF_DESCRIPTION = """\
+Say whether a change makes a safety profile less strict, field by field: one line per changed
+field with the field, old -> new, tightens or loosens, and its position in the new file.
+Invalid files are reported as `check` reports them.
+
+  OLD NEW                compare two files.
+  --git REV [PATH ...]   compare each profile file of the working tree with its content at
+                         REV (--staged: the staged content instead; --to REV2: REV2's).
+                         A file new since REV is reported as added; a deleted one loosens
+                         ("removed: the next layer applies"). Without PATH, the files named
+                         like the pre-commit hooks' (*safety_profile*.yaml, *safety-profile*.yml;
+                         --kind action: YAML files under an actions/ folder); with PATHs, every
+                         YAML file at or under them.
+  --pre-commit [PATH ...]  what the safety-profile-loosening hook runs: PRE_COMMIT_FROM_REF
+                         against PRE_COMMIT_TO_REF when pre-commit sets them (pre-push), else
+                         HEAD against the staged content.
+
+--kind action compares the safety_profile of action files; an action that loses its profile
+loosens.
+
+which value is stricter (a key left out counts as its default):
+{rules}
+"""
+
+DIFF_EPILOG = """\
+examples:
+  safety-profile diff old.safety_profile.yaml new.safety_profile.yaml
+  safety-profile diff --git HEAD                         (uncommitted changes)
+  safety-profile diff --git HEAD --staged                (what the next commit changes)
+  safety-profile diff --git origin/main --format github  (a pull request, in GitHub Actions)
+  safety-profile diff --git v1.0 --to v1.1 --format sarif > strictness.sarif
+  safety-profile diff --kind action --git main actions/
+
+exit status: 0 nothing loosens, 1 a change loosens or a file is invalid, 2 usage error
+(an unknown revision, or --git outside a git repository, is a usage error too)
+"""
+
+SKIP_HINT = (
+    "an intended loosening? commit it with the hook skipped once: "
+    "SKIP=safety-profile-loosening git commit ...\n"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DiffOptions:
+    kind: str
+    output_format: str
+    colour: bool
+    paths: tuple[str, ...]  # OLD NEW, or the PATHs to limit --git to
+    git: GitComparison | None  # None: compare two files
+    pre_commit: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +241,89 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text for people (default), json for scripts",
     )
+    diff = add_command(
+        "diff",
+        help="say whether a change makes a safety profile less strict, field by field",
+        usage=DIFF_USAGE,
+        description=DIFF_DESCRIPTION.format(rules=_strictness_rules_text()),
+        epilog=DIFF_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    diff.add_argument(
+        "--kind",
+        choices=kinds,
+        default="profile",
+        help="profile files, or action files (their safety_profile)",
+    )
+    diff.add_argument(
+        "--format",
+        dest="output_format",
+        choices=sorted(REPORTERS),
+        default="text",
+        help="text for people (default), json for scripts, github for annotations in GitHub "
+        "Actions, sarif for code scanning",
+    )
+    diff.add_argument("--git", metavar="REV", help="compare with the files' content at REV")
+    diff.add_argument(
+        "--staged",
+        action="store_true",
+        help="with --git: compare REV with the staged content, not the working tree",
+    )
+    diff.add_argument(
+        "--to", metavar="REV2", help="with --git: compare REV with REV2, not the working tree"
+    )
+    diff.add_argument(
+        "--pre-commit",
+        action="store_true",
+        help="what the pre-commit hook runs (see above)",
+    )
+    diff.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="OLD NEW; with --git or --pre-commit, files or folders to compare",
+    )
+    diff.set_defaults(command_parser=diff)
     return parser
+
+
+def _strictness_rules_text() -> str:
+    from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
+
+    width = max(map(len, STRICTNESS_RULES))
+    return "\n".join(
+        f"  {field:<{width}}  {rule.stricter}" for field, rule in STRICTNESS_RULES.items()
+    )
+
+
+def _diff_options(args: argparse.Namespace) -> DiffOptions:
+    """The diff command's options; a usage error (exit 2) for combinations that make no sense."""
+    parser: argparse.ArgumentParser = args.command_parser
+    if args.git is not None and args.pre_commit:
+        parser.error("--git and --pre-commit do not go together; choose one")
+    if args.git is None and (args.staged or args.to is not None):
+        parser.error("--staged and --to go with --git REV")
+    if args.staged and args.to is not None:
+        parser.error("--staged and --to do not go together; choose one")
+    git: GitComparison | None = None
+    if args.git is not None or args.pre_commit:
+        from .git_versions import GitComparison, pre_commit_comparison
+
+        git = (
+            pre_commit_comparison(os.environ)
+            if args.pre_commit
+            else GitComparison(args.git, new_rev=args.to, staged=args.staged)
+        )
+    elif len(args.paths) != 2:
+        parser.error("give two files, OLD NEW (or --git REV to compare with git)")
+    return DiffOptions(
+        kind=args.kind,
+        output_format=args.output_format,
+        colour=args.output_format == "text" and _wants_colour(sys.stdout),
+        paths=tuple(args.paths),
+        git=git,
+        pre_commit=args.pre_commit,
+    )
 
 
 def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
@@ -265,7 +410,29 @@ def run_resolve(files: dict[str, str | None], output_format: str) -> int:
     return EXIT_OK
 
 
+def run_diff(options: DiffOptions) -> int:
+    from .diff import diff_files
+    from .diff_reporters import DIFF_REPORTERS
+    from .git_versions import GitError, diff_against_git
+
+    kind = KINDS[options.kind]
+    try:
+        if options.git is None:
+            report = diff_files(kind, *options.paths)
+        else:
+            report = diff_against_git(kind, options.git, options.paths)
+    except GitError as error:
+        print(f"safety-profile: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    _emit(DIFF_REPORTERS[options.output_format](report, options.colour))
+    if options.pre_commit and report.failed and not report.problems:
+        _emit(SKIP_HINT)
+    return EXIT_INVALID if report.failed else EXIT_OK
+
+
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "diff":
+        return run_diff(args.diff_options)
     if args.command == "check":
         options = CheckOptions(
             files=tuple(args.files),
@@ -293,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if args.command == "diff":
+            args.diff_options = _diff_options(args)
     except SystemExit as exit_request:  # --help, --version, or a usage error (2)
         return exit_request.code if isinstance(exit_request.code, int) else EXIT_USAGE
     try:

@@ -1,8 +1,10 @@
-"""The kinds of document the toolkit checks: each with its schema file and its model."""
+"""The kinds of document the toolkit checks: each with its schema file, its model, the file
+names its pre-commit hook matches and where in it the safety profile sits."""
 
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +18,16 @@ class DocumentKind:
     name: str
     schema_file: str
     model_path: str  # "module:attribute", imported only when this kind is checked
+    files: str  # the pre-commit hook's `files` pattern (a regex on the repository path)
+    exclude: str | None  # and its `exclude` pattern
+    profile_field: str | None  # the field holding the safety profile; None: the whole document
+
+    def matches(self, path: str) -> bool:
+        """Whether a repository path (with `/`) is named like a file of this kind."""
+        return bool(re.search(self.files, path)) and not self.excluded(path)
+
+    def excluded(self, path: str) -> bool:
+        return self.exclude is not None and bool(re.search(self.exclude, path))
 
     def schema_path(self) -> Path:
         """The installed schema file (package data in `cleveragents/schemas`)."""
@@ -31,15 +43,24 @@ class DocumentKind:
         return model
 
 
+_PROFILE_FILE_NAME = r"(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$"
+
 KINDS: dict[str, DocumentKind] = {
     "profile": DocumentKind(
         "profile",
         "safety_profile.schema.json",
         "cleveragents.domain.models.core.safety_profile:SafetyProfile",
+        files=_PROFILE_FILE_NAME,
+        exclude=None,
+        profile_field=None,
     ),
     "action": DocumentKind(
         "action",
         "action.schema.json",
         "cleveragents.domain.models.core.action:Action",
+        files=r"(^|/)actions/.*\.ya?ml$",
+        # A safety profile file kept beside actions is a profile, not an action.
+        exclude=_PROFILE_FILE_NAME,
+        profile_field="safety_profile",
     ),
 }

@@ -1,4 +1,5 @@
-"""One reporter per output format of `safety-profile check`."""
+"""One reporter per output format of `safety-profile check` (and of the problems `diff`
+and `resolve` report the same way)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,22 @@ from cleveragents.reading.problems import Problem
 Reporter = Callable[[Sequence[Problem], int, bool], str]
 
 
+RED, GREEN, RESET = "\033[31m", "\033[32m", "\033[0m"
+
+
+def painted(text: str, colour_code: str, colour: bool) -> str:
+    return f"{colour_code}{text}{RESET}" if colour else text
+
+
+def problem_lines(problems: Sequence[Problem], colour: bool) -> list[str]:
+    """`FILE:LINE:COL: error: FIELD: message`, one line each."""
+    error = painted("error", RED, colour)
+    return [problem.render(error) for problem in problems]
+
+
 def report_text(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
     """`FILE:LINE:COL: error: FIELD: message`, one line each, then a summary line."""
-    error = "\033[31merror\033[0m" if colour else "error"
-    lines = [problem.render(error) for problem in problems]
+    lines = problem_lines(problems, colour)
     failed = len({problem.file for problem in problems})
     plural = "" if files_checked == 1 else "s"
     if failed:
@@ -23,25 +36,21 @@ def report_text(problems: Sequence[Problem], files_checked: int, colour: bool) -
     return "\n".join(lines) + "\n"
 
 
+def problem_json(problem: Problem) -> dict[str, object]:
+    """{file, line, column, path, message, rule}; null line/column for a whole file."""
+    return {
+        "file": problem.file,
+        "line": problem.line or None,
+        "column": problem.column or None,
+        "path": problem.path,
+        "message": problem.message,
+        "rule": problem.rule,
+    }
+
+
 def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
     """A JSON array of {file, line, column, path, message, rule}; null line/column for files."""
-    return (
-        json.dumps(
-            [
-                {
-                    "file": problem.file,
-                    "line": problem.line or None,
-                    "column": problem.column or None,
-                    "path": problem.path,
-                    "message": problem.message,
-                    "rule": problem.rule,
-                }
-                for problem in problems
-            ],
-            indent=2,
-        )
-        + "\n"
-    )
+    return json.dumps([problem_json(problem) for problem in problems], indent=2) + "\n"
 
 
 def _escape_data(text: str) -> str:
@@ -52,21 +61,40 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def github_command(
+    command: str, file: str, line: int, column: int, title: str, message: str
+) -> str:
+    """One GitHub Actions workflow command (`::error file=…,line=…,col=…,title=…::…`); no
+    line or column for a whole file (line 0)."""
+    properties = [f"file={_escape_property(file)}"]
+    if line:
+        properties += [f"line={line}", f"col={column}"]
+    properties.append(f"title={_escape_property(title)}")
+    return f"::{command} {','.join(properties)}::{_escape_data(message)}\n"
+
+
+def problem_github_command(problem: Problem) -> str:
+    field = f"{problem.path}: " if problem.path else ""
+    return github_command(
+        "error", problem.file, problem.line, problem.column, problem.rule, field + problem.message
+    )
+
+
 def report_github(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
     """GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::…`."""
-    lines = []
-    for problem in problems:
-        properties = [f"file={_escape_property(problem.file)}"]
-        if problem.line:
-            properties += [f"line={problem.line}", f"col={problem.column}"]
-        properties.append(f"title={_escape_property(problem.rule)}")
-        field = f"{problem.path}: " if problem.path else ""
-        lines.append(f"::error {','.join(properties)}::{_escape_data(field + problem.message)}")
-    return "".join(line + "\n" for line in lines)
+    return "".join(problem_github_command(problem) for problem in problems)
+
+
+def report_sarif(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
+    """A SARIF 2.1.0 log (GitHub code scanning): one error result per problem."""
+    from .sarif import problem_result, sarif_log  # only this format needs it
+
+    return sarif_log([problem_result(problem) for problem in problems])
 
 
 REPORTERS: dict[str, Reporter] = {
     "text": report_text,
     "json": report_json,
     "github": report_github,
+    "sarif": report_sarif,
 }

@@ -19,17 +19,37 @@ from cleveragents.domain.models.core.effective_settings import (
     effective_settings,
 )
 from cleveragents.domain.models.core.safety_profile import (
+    DEFAULT_SAFETY_PROFILE,
     Provenance,
     SafetyProfile,
     SafetyProfileRef,
     resolve_safety_profile_ref,
 )
+from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.validation import check_yaml_file
 
+from .diff import change_text
 from .show import marked_lines, yaml_key, yaml_value
 
-__all__ = ["Resolution", "render_json", "render_text", "resolve_files"]
+__all__ = ["LooserNote", "Resolution", "render_json", "render_text", "resolve_files"]
+
+
+@dataclass(frozen=True, slots=True)
+class LooserNote:
+    """The layer that applies is looser than a layer it overrides, on one field."""
+
+    layer: Provenance
+    overrides: Provenance
+    change: FieldChange  # old: the overridden layer's value; new: the applied one
+
+    @property
+    def text(self) -> str:
+        """`plan loosens project: require_sandbox true → false`."""
+        return (
+            f"{self.layer.value.lower()} loosens {self.overrides.value.lower()}: "
+            f"{self.change.field} {change_text(self.change)}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +60,7 @@ class Resolution:
     settings: EffectiveSettings
     files: Mapping[Provenance, str]  # only the layers given a file
     profiles: Mapping[Provenance, SafetyProfile]  # only the layers that set a profile
+    notes: tuple[LooserNote, ...] = ()  # where the applied profile is looser than one below
 
     @property
     def source(self) -> str | None:
@@ -76,7 +97,29 @@ def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, l
         global_profile=profiles.get(Provenance.GLOBAL),
     )
     settings = effective_settings(ref.profile, automation)
-    return Resolution(ref, settings, dict(files), profiles), []
+    notes = looser_than_overridden(ref, profiles)
+    return Resolution(ref, settings, dict(files), profiles, notes), []
+
+
+def looser_than_overridden(
+    ref: SafetyProfileRef, profiles: Mapping[Provenance, SafetyProfile]
+) -> tuple[LooserNote, ...]:
+    """One note per field on which the applied profile is looser than a layer it overrides
+    (the layers below it that set a profile, and the global layer: its file or the built-in
+    default), highest layer first."""
+    layers = list(Provenance)
+    overridden = layers[layers.index(ref.provenance) + 1 :]
+    notes = []
+    for layer in overridden:
+        below = profiles.get(layer)
+        if below is None and layer is Provenance.GLOBAL:
+            below = DEFAULT_SAFETY_PROFILE
+        if below is None:
+            continue
+        for change in compare_profiles(below, ref.profile):
+            if change.loosens:
+                notes.append(LooserNote(ref.provenance, layer, change))
+    return tuple(notes)
 
 
 def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, str]:
@@ -104,7 +147,8 @@ def _yaml_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
 
 
 def render_text(resolution: Resolution) -> str:
-    """For people: the layers highest first, then the applied profile field by field (marked
+    """For people: the layers highest first, a note for each field on which the applied profile
+    is looser than a layer it overrides, then the applied profile field by field (marked
     `from file`/`default`), then what the action's automation profile adds or is overruled on."""
     statuses = [(p, *_layer_status(resolution, p)) for p in Provenance]
     width = max(len(where) for _, where, _ in statuses)
@@ -113,6 +157,7 @@ def render_text(resolution: Resolution) -> str:
         f"#   {p.value.lower():<8} {where:<{width}}  {status}".rstrip()
         for p, where, status in statuses
     ]
+    lines += [f"# note: {note.text}" for note in resolution.notes]
     lines.append(f"provenance: {resolution.ref.provenance.value}")
     lines.append(f"source: {yaml_value(resolution.source)}")
     lines.append("profile:")
@@ -137,7 +182,8 @@ def render_text(resolution: Resolution) -> str:
 
 
 def render_json(resolution: Resolution) -> str:
-    """For scripts: provenance, source, profile, each layer, autonomy settings, ignored flags."""
+    """For scripts: provenance, source, profile, each layer, autonomy settings, ignored flags
+    and the notes where the applied profile is looser than a layer it overrides."""
     document = {
         "provenance": resolution.ref.provenance.value,
         "source": resolution.source,
@@ -153,5 +199,16 @@ def render_json(resolution: Resolution) -> str:
         ],
         "autonomy_settings": dict(resolution.settings.autonomy_settings),
         "ignored_automation_flags": dict(resolution.settings.ignored_automation_flags),
+        "notes": [
+            {
+                "layer": note.layer.value,
+                "overrides": note.overrides.value,
+                "field": note.change.field,
+                "overridden_value": note.change.old,
+                "value": note.change.new,
+                "note": note.text,
+            }
+            for note in resolution.notes
+        ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

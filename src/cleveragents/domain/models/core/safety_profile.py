@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from pydantic_core import PydanticCustomError
 
 from cleveragents.domain.models.core.document_loading import LoadableDocument
+from cleveragents.domain.models.core.strictness import compare_profiles
 from cleveragents.schema_models.safety_profile_schema import SafetyProfile as _SchemaSafetyProfile
 
 __all__ = [
@@ -93,6 +94,14 @@ class SafetyProfile(_SchemaSafetyProfile, LoadableDocument):
                 {"per_plan": per_plan, "total": total},
             )
         return total
+
+    def is_at_least_as_strict_as(self, other: SafetyProfile) -> bool:
+        """True when no field of this profile is looser than the same field of `other`.
+
+        Field by field, as `compare_profiles` decides (see `strictness`): a partial order, so
+        two profiles that each loosen a different field are neither at least as strict as the
+        other."""
+        return not any(change.loosens for change in compare_profiles(other, self))
 
 
 DEFAULT_SAFETY_PROFILE = SafetyProfile(

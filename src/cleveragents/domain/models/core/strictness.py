@@ -1,0 +1,146 @@
+"""Strictness: which of two Safety Profiles constrains a plan more, field by field.
+
+Defined once, here, in one table with a rule for every field of the schema (a test fails when a
+field has none, so a new field cannot be silently ignored):
+
+* `require_sandbox`, `require_checkpoints`, `require_human_approval`: `true` is stricter;
+* `allow_unsafe_tools`: `false` is stricter;
+* `max_cost_per_plan`, `max_total_cost`: lower is stricter, and `null` (no limit) is the loosest;
+* `max_retries_per_step`: lower is stricter;
+* `allowed_skill_categories`: a subset is stricter and `[]` (every category) is the loosest; the
+  order of the list does not matter, and a change that allows any category not allowed before
+  loosens, even when it also removes one.
+
+Profiles compare by their effective values: a key left out counts as its default.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .safety_profile import SafetyProfile
+
+__all__ = ["STRICTNESS_RULES", "Change", "FieldChange", "StrictnessRule", "compare_profiles"]
+
+
+class Change(enum.StrEnum):
+    """What a new value does to a field's constraint, compared with the old value."""
+
+    TIGHTENS = "tightens"
+    LOOSENS = "loosens"
+
+
+def _true_is_stricter(old: Any, new: Any) -> Change | None:
+    if bool(old) == bool(new):
+        return None
+    return Change.TIGHTENS if new else Change.LOOSENS
+
+
+def _false_is_stricter(old: Any, new: Any) -> Change | None:
+    return _true_is_stricter(not old, not new)
+
+
+def _lower_is_stricter(old: Any, new: Any) -> Change | None:
+    if new == old:
+        return None
+    return Change.TIGHTENS if new < old else Change.LOOSENS
+
+
+def _lower_limit_is_stricter(old: Any, new: Any) -> Change | None:
+    # None is "no limit": looser than any number.
+    if old is None or new is None:
+        if old is new:
+            return None
+        return Change.LOOSENS if new is None else Change.TIGHTENS
+    return _lower_is_stricter(old, new)
+
+
+def _subset_is_stricter(old: Any, new: Any) -> Change | None:
+    # An empty list allows every category: looser than any list that names some.
+    old_set, new_set = frozenset(old), frozenset(new)
+    if old_set == new_set:
+        return None
+    if not old_set or not new_set:
+        return Change.LOOSENS if not new_set else Change.TIGHTENS
+    # Anything allowed now that was not allowed before loosens, whatever else was removed.
+    return Change.TIGHTENS if new_set < old_set else Change.LOOSENS
+
+
+@dataclass(frozen=True, slots=True)
+class StrictnessRule:
+    """How to tell which of two values of one field is stricter."""
+
+    stricter: str
+    """The rule in words, for people (the README, `--help`, SARIF rule help)."""
+    compare: Callable[[Any, Any], Change | None]
+    """`(old, new)`: what `new` does compared with `old`; None when they are equally strict."""
+
+
+_TRUE_IS_STRICTER = StrictnessRule("true is stricter", _true_is_stricter)
+_LOWER_LIMIT_IS_STRICTER = StrictnessRule(
+    "lower is stricter; null (no limit) is the loosest", _lower_limit_is_stricter
+)
+
+STRICTNESS_RULES: Mapping[str, StrictnessRule] = MappingProxyType(
+    {
+        "allowed_skill_categories": StrictnessRule(
+            "a subset is stricter; [] (every category) is the loosest; allowing a category "
+            "not allowed before loosens, even when another is removed",
+            _subset_is_stricter,
+        ),
+        "require_sandbox": _TRUE_IS_STRICTER,
+        "require_checkpoints": _TRUE_IS_STRICTER,
+        "require_human_approval": _TRUE_IS_STRICTER,
+        "allow_unsafe_tools": StrictnessRule("false is stricter", _false_is_stricter),
+        "max_cost_per_plan": _LOWER_LIMIT_IS_STRICTER,
+        "max_retries_per_step": StrictnessRule("lower is stricter", _lower_is_stricter),
+        "max_total_cost": _LOWER_LIMIT_IS_STRICTER,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldChange:
+    """One field whose strictness differs between two profiles."""
+
+    field: str
+    old: Any
+    new: Any
+    change: Change
+
+    @property
+    def tightens(self) -> bool:
+        return self.change is Change.TIGHTENS
+
+    @property
+    def loosens(self) -> bool:
+        return self.change is Change.LOOSENS
+
+
+def _rule(field: str) -> StrictnessRule:
+    try:
+        return STRICTNESS_RULES[field]
+    except KeyError:
+        raise LookupError(
+            f"no strictness rule for the field {field!r}; add one to STRICTNESS_RULES in {__name__}"
+        ) from None
+
+
+def compare_profiles(old: SafetyProfile, new: SafetyProfile) -> tuple[FieldChange, ...]:
+    """Every field on which `new` is stricter or looser than `old`, in schema order.
+
+    Fields that are equally strict are left out: equal values, and category lists that hold
+    the same categories in another order. Raises LookupError for a field without a rule."""
+    changes = []
+    for field in type(new).model_fields:
+        rule = _rule(field)
+        old_value, new_value = getattr(old, field), getattr(new, field)
+        change = rule.compare(old_value, new_value)
+        if change is not None:
+            changes.append(FieldChange(field, old_value, new_value, change))
+    return tuple(changes)

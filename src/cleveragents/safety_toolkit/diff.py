@@ -1,0 +1,248 @@
+"""`safety-profile diff`: whether a change makes a safety profile less strict, field by field.
+
+Both versions of a file are read through the one checking path, so an invalid file is reported
+exactly as `check` reports it; which value is stricter is the layer's `compare_profiles`. The
+versions come from files or from git (`git_versions`); this module only compares.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cleveragents.domain.models.core.safety_profile import SafetyProfile
+from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
+from cleveragents.reading.files import file_problem, read_regular_file
+from cleveragents.reading.nodes import YamlDocument
+from cleveragents.reading.problems import Loc, Problem, render_loc
+from cleveragents.reading.validation import check_yaml_bytes_with_document
+
+from .kinds import DocumentKind
+from .show import yaml_value
+
+__all__ = [
+    "DiffReport",
+    "Finding",
+    "Verdict",
+    "Version",
+    "build_report",
+    "compare_versions",
+    "diff_files",
+]
+
+REMOVED = "removed: the next layer applies"
+ADDED = "it overrides the next layer; review it whole"
+
+
+class Verdict(enum.StrEnum):
+    """What a change does to the constraints a plan runs under."""
+
+    LOOSENS = "loosens"
+    TIGHTENS = "tightens"
+    ADDED = "added"  # a new profile: nothing to compare it with
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Finding:
+    """One change, placed in the new version of the file (the old one when it was deleted)."""
+
+    file: str
+    line: int  # 1-based; 0 for the whole file
+    column: int
+    path: str  # the field, e.g. `safety_profile.max_total_cost` in an action; "" for the file
+    verdict: Verdict
+    detail: str  # `100.0 → null (no limit)`, or what became of the whole profile
+    rule: str  # a stable id: `loosens.max_total_cost`, `loosens.removed`, `added`
+    old: Any = field(default=None, compare=False)  # JSON values, for scripts
+    new: Any = field(default=None, compare=False)
+
+    def render(self, label: str | None = None) -> str:
+        """`FILE:LINE:COL: loosens: FIELD: old → new`, in the shape of `check`'s lines."""
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        path = f"{self.path}: " if self.path else ""
+        return f"{where}: {label or self.verdict.value}: {path}{self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class DiffReport:
+    """Everything one `diff` run found: the changes, and the problems of invalid files."""
+
+    findings: tuple[Finding, ...]
+    problems: tuple[Problem, ...]
+    files_compared: int
+
+    def count(self, verdict: Verdict) -> int:
+        return sum(finding.verdict is verdict for finding in self.findings)
+
+    @property
+    def failed(self) -> bool:
+        """Anything loosens, or a file is invalid: the exit status is 1."""
+        return bool(self.problems) or self.count(Verdict.LOOSENS) > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One version of a file: its name in reports and its bytes (None: it does not exist)."""
+
+    name: str
+    data: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    profile: SafetyProfile | None  # the profile the file sets (None: an action without one)
+    document: YamlDocument
+    prefix: Loc  # where the profile sits in the document
+
+
+def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]:
+    assert version.data is not None
+    result, document = check_yaml_bytes_with_document(version.data, version.name, kind.model())
+    if result.instance is None or document is None:
+        return result.problems
+    if kind.profile_field is None:
+        profile = result.instance
+        prefix: Loc = ()
+    else:
+        profile = getattr(result.instance, kind.profile_field)
+        prefix = (kind.profile_field,)
+    assert profile is None or isinstance(profile, SafetyProfile)
+    return _Loaded(profile, document, prefix)
+
+
+def change_text(change: FieldChange) -> str:
+    """`old → new`, each value as YAML flow (JSON) text."""
+    return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
+
+
+def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:
+    """What a reviewer might not see in `old → new`: the meaning of null and [], which
+    categories came and went, and a value that is now a default because its key is gone."""
+    notes = []
+    if change.field == "allowed_skill_categories":
+        if not change.new:
+            notes.append("every category")
+        elif change.old:
+            added = [c for c in change.new if c not in change.old]
+            removed = [c for c in change.old if c not in change.new]
+            notes += [f"adds {', '.join(map(yaml_value, added))}"] if added else []
+            notes += [f"removes {', '.join(map(yaml_value, removed))}"] if removed else []
+    elif change.new is None:
+        notes.append("no limit")
+    if change.field not in new_profile.model_fields_set:
+        notes.append("the key was removed: its default applies")
+    return notes
+
+
+def _field_findings(old: _Loaded, new: _Loaded, file: str) -> list[Finding]:
+    assert old.profile is not None
+    assert new.profile is not None
+    findings = []
+    for change in compare_profiles(old.profile, new.profile):
+        loc = (*new.prefix, change.field)
+        line, column = new.document.position(loc)
+        notes = _notes(change, new.profile)
+        detail = change_text(change) + (f" ({'; '.join(notes)})" if notes else "")
+        verdict = Verdict(change.change.value)
+        findings.append(
+            Finding(
+                file,
+                line,
+                column,
+                render_loc(loc),
+                verdict,
+                detail,
+                f"{verdict.value}.{change.field}",
+                change.old,
+                change.new,
+            )
+        )
+    return findings
+
+
+def _dump(profile: SafetyProfile | None) -> Any:
+    return None if profile is None else profile.model_dump(mode="json")
+
+
+def _whole_profile(
+    verdict: Verdict, file: str, loaded: _Loaded | None, old: Any = None, new: Any = None
+) -> Finding:
+    """A profile that appeared or went away: placed at its key in an action, else the file."""
+    if loaded is None or not loaded.prefix:
+        line = column = 0
+        path = ""
+    else:
+        line, column = loaded.document.position(loaded.prefix, of_key=True)
+        path = render_loc(loaded.prefix)
+    detail, rule = (REMOVED, "loosens.removed") if verdict is Verdict.LOOSENS else (ADDED, "added")
+    return Finding(file, line, column, path, verdict, detail, rule, old, new)
+
+
+def _deleted(kind: DocumentKind, old: Version, file: str) -> list[Finding]:
+    loaded = _load(kind, old)
+    if not isinstance(loaded, _Loaded):
+        # Invalid before it was deleted: it may have applied somewhere; say so, conservatively.
+        return [_whole_profile(Verdict.LOOSENS, file, None)]
+    if loaded.profile is None:
+        return []  # an action without a profile constrained nothing
+    return [_whole_profile(Verdict.LOOSENS, file, None, _dump(loaded.profile))]
+
+
+def compare_versions(
+    kind: DocumentKind, old: Version, new: Version, file: str
+) -> tuple[list[Finding], list[Problem]]:
+    """Compare two versions of one file; `file` is how findings name it. A version whose data
+    is None does not exist: the file was added or deleted."""
+    if old.data is None and new.data is None:
+        return [], []
+    if new.data is None:
+        return _deleted(kind, old, file), []
+    loaded_new = _load(kind, new)
+    loaded_old: _Loaded | tuple[Problem, ...] | None = None
+    if old.data is not None:
+        loaded_old = _load(kind, old)
+    problems = [
+        problem
+        for loaded in (loaded_old, loaded_new)
+        if isinstance(loaded, tuple)
+        for problem in loaded
+    ]
+    if problems:
+        return [], problems
+    assert isinstance(loaded_new, _Loaded)
+    assert loaded_old is None or isinstance(loaded_old, _Loaded)
+    old_profile = None if loaded_old is None else loaded_old.profile
+    if loaded_new.profile is None:
+        if old_profile is None:
+            return [], []
+        finding = _whole_profile(Verdict.LOOSENS, file, loaded_new, _dump(old_profile))
+        return [finding], []
+    if old_profile is None:  # a new file, or an action that gained a profile
+        return [_whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new.profile))], []
+    assert loaded_old is not None
+    return _field_findings(loaded_old, loaded_new, file), []
+
+
+def build_report(
+    results: Sequence[tuple[list[Finding], list[Problem]]],
+) -> DiffReport:
+    """One report from the comparisons of several files, sorted by file and line."""
+    findings = sorted(finding for found, _ in results for finding in found)
+    problems = sorted(problem for _, found in results for problem in found)
+    return DiffReport(tuple(findings), tuple(problems), len(results))
+
+
+def diff_files(kind: DocumentKind, old_path: str, new_path: str) -> DiffReport:
+    """`safety-profile diff OLD NEW`: two files on disk; findings name NEW."""
+    versions, problems = [], []
+    for path in (old_path, new_path):
+        try:
+            versions.append(Version(path, read_regular_file(path)))
+        except OSError as error:
+            problems.append(file_problem(error, path))
+    if problems:
+        return DiffReport((), tuple(sorted(problems)), 1)
+    old, new = versions
+    return build_report([compare_versions(kind, old, new, new_path)])

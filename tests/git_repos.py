@@ -1,0 +1,49 @@
+"""Real git repositories for tests: a user's repository, and a committed copy of this one for
+`pre-commit try-repo` (it builds a hook from a commit, and caches the build per commit)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+from conftest import REPO_ROOT
+
+GIT_IDENTITY = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+
+
+def git(folder: Path, *args: str) -> str:
+    result = subprocess.run(
+        ["git", *GIT_IDENTITY, *args], cwd=folder, capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def write_files(folder: Path, files: Mapping[str, str]) -> None:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def new_repository(folder: Path, files: Mapping[str, str], message: str = "first") -> Path:
+    """A repository holding `files` (name -> text) in one commit."""
+    git(folder, "init", "-q")
+    write_files(folder, files)
+    git(folder, "add", "-A")
+    git(folder, "commit", "-q", "-m", message)
+    return folder
+
+
+def committed_copy_of_this_repository(destination: Path) -> Path:
+    """Tracked and untracked-but-not-ignored files, committed in a new repository."""
+    listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    for name in filter(None, listed.split("\0")):
+        source = REPO_ROOT / name
+        if source.is_file():
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination / name)
+    git(destination, "init", "-q")
+    git(destination, "add", "-A")
+    git(destination, "commit", "-q", "-m", "hook under test")
+    return destination

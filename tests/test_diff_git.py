@@ -1,0 +1,202 @@
+"""`safety-profile diff --git REV [PATH...]` on real git repositories with real commits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from git_repos import git, new_repository, write_files
+from programs import run_program
+from test_strictness import CHANGES
+
+RENAMED = """\
+# The team's profile: reviewed by the security team.
+# Change it only with their approval.
+max_retries_per_step: 5
+require_checkpoints: {}
+require_human_approval: true
+allowed_skill_categories: [code, test]
+"""
+FIRST = {
+    "config/prod.safety_profile.yaml": "require_sandbox: true\nmax_total_cost: 100.0\n",
+    "config/gone.safety_profile.yaml": "allowed_skill_categories: [deploy]\n",
+    # Long enough for git to see the edited file as renamed (more than half of it is kept).
+    "config/renamed.safety_profile.yaml": RENAMED.format("true"),
+    "profiles/team.yaml": "allow_unsafe_tools: false\n",  # not named like a profile
+    "notes.yaml": "anything: at all\n",
+}
+
+
+def run(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return run_program("safety-profile", *args, cwd=cwd, env=env)
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """One commit, then in the working tree: a modified profile, a deleted one, a renamed and
+    changed one, a new untracked one and changes to files that are not profiles."""
+    new_repository(tmp_path, FIRST)
+    write_files(
+        tmp_path,
+        {
+            "config/prod.safety_profile.yaml": "require_sandbox: false\nmax_total_cost: 50.0\n",
+            "config/new.safety_profile.yaml": "allow_unsafe_tools: true\n",
+            "profiles/team.yaml": "allow_unsafe_tools: true\n",
+            "notes.yaml": "- not: a profile\n",
+        },
+    )
+    git(tmp_path, "rm", "-q", "config/gone.safety_profile.yaml")
+    git(tmp_path, "mv", "config/renamed.safety_profile.yaml", "config/moved.safety_profile.yaml")
+    (tmp_path / "config/moved.safety_profile.yaml").write_text(
+        RENAMED.format("false"), encoding="utf-8"
+    )
+    return tmp_path
+
+
+EXPECTED = [
+    "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
+    "config/moved.safety_profile.yaml:4:22: loosens: require_checkpoints: true → false",
+    "config/new.safety_profile.yaml: added: it overrides the next layer; review it whole",
+    "config/prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
+    "config/prod.safety_profile.yaml:2:17: tightens: max_total_cost: 100.0 → 50.0",
+    "3 changes loosen, 1 change tightens, 1 profile added (4 files compared)",
+]
+
+
+def test_working_tree_against_a_revision(repository: Path) -> None:
+    result = run("diff", "--git", "HEAD", cwd=repository)
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout.splitlines() == EXPECTED
+
+
+def test_from_a_subfolder_paths_are_relative_to_it(repository: Path) -> None:
+    result = run("diff", "--git", "HEAD", cwd=repository / "config")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [line.removeprefix("config/") for line in EXPECTED]
+    profiles = run("diff", "--git", "HEAD", "../profiles", cwd=repository / "config")
+    assert profiles.stdout.splitlines()[0] == (
+        "../profiles/team.yaml:1:21: loosens: allow_unsafe_tools: false → true"
+    )
+
+
+def test_paths_limit_the_comparison_and_take_any_yaml_file_under_them(repository: Path) -> None:
+    folder = run("diff", "--git", "HEAD", "profiles", cwd=repository)
+    assert folder.stdout.splitlines() == [
+        "profiles/team.yaml:1:21: loosens: allow_unsafe_tools: false → true",
+        "1 change loosens (1 file compared)",
+    ]
+    one_file = run("diff", "--git", "HEAD", "config/prod.safety_profile.yaml", cwd=repository)
+    assert (
+        one_file.stdout.splitlines()[-1] == "1 change loosens, 1 change tightens (1 file compared)"
+    )
+
+
+def test_staged_content_or_another_revision(repository: Path) -> None:
+    # Nothing staged but the deletion and the rename: the working tree's edits do not count.
+    staged = run("diff", "--git", "HEAD", "--staged", cwd=repository)
+    assert staged.stdout.splitlines() == [
+        "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
+        "1 change loosens (2 files compared)",
+    ]
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", "second")
+    between = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=repository)
+    assert between.stdout.splitlines() == EXPECTED
+    nothing = run("diff", "--git", "HEAD", cwd=repository)
+    assert (nothing.returncode, nothing.stdout) == (0, "ok: nothing loosens (0 files compared)\n")
+
+
+def test_an_invalid_old_version_is_named_by_revision_and_path(tmp_path: Path) -> None:
+    new_repository(tmp_path, {"a.safety_profile.yaml": "max_retries_per_step: 500\n"})
+    (tmp_path / "a.safety_profile.yaml").write_text("max_retries_per_step: 5\n", encoding="utf-8")
+    result = run("diff", "--git", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "HEAD:a.safety_profile.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100"
+    )
+
+
+def test_every_field_both_ways_in_one_run(tmp_path: Path) -> None:
+    """The strictness table, end to end: one profile file per row, committed with the old
+    value and changed to the new one."""
+    names = [f"row{index:02}.safety_profile.yaml" for index in range(len(CHANGES))]
+    new_repository(
+        tmp_path,
+        {
+            name: yaml.safe_dump({field: old})
+            for name, (field, old, *_) in zip(names, CHANGES, strict=True)
+        },
+    )
+    write_files(
+        tmp_path,
+        {
+            name: yaml.safe_dump({field: new})
+            for name, (field, _, new, *_) in zip(names, CHANGES, strict=True)
+        },
+    )
+    result = run("diff", "--git", "HEAD", "--format", "json", cwd=tmp_path)
+    report = json.loads(result.stdout)
+    found = {change["file"]: (change["path"], change["change"]) for change in report["changes"]}
+    assert found == {
+        name: (field, forward.value)
+        for name, (field, _, _, forward, _) in zip(names, CHANGES, strict=True)
+    }
+    assert report["files_compared"] == len(CHANGES)
+    assert result.returncode == 1
+
+
+def test_before_the_first_commit_everything_is_added(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    write_files(tmp_path, {"a.safety_profile.yaml": "require_sandbox: false\n"})
+    git(tmp_path, "add", "-A")
+    for args in (("--git", "HEAD"), ("--pre-commit",)):
+        result = run("diff", *args, cwd=tmp_path)
+        assert (result.returncode, result.stdout.splitlines()[-1]) == (
+            0,
+            "ok: nothing loosens; 1 profile added (1 file compared)",
+        )
+
+
+def test_pre_commit_mode_uses_the_refs_pre_commit_sets(repository: Path) -> None:
+    # Without the refs: HEAD against the staged content.
+    staged = run("diff", "--pre-commit", cwd=repository)
+    assert staged.stdout.splitlines()[-2:] == [
+        "1 change loosens (2 files compared)",
+        "an intended loosening? commit it with the hook skipped once: "
+        "SKIP=safety-profile-loosening git commit ...",
+    ]
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", "second")
+    pushed = run(
+        "diff",
+        "--pre-commit",
+        cwd=repository,
+        PRE_COMMIT_FROM_REF=git(repository, "rev-parse", "HEAD~1").strip(),
+        PRE_COMMIT_TO_REF=git(repository, "rev-parse", "HEAD").strip(),
+    )
+    assert pushed.returncode == 1
+    assert pushed.stdout.splitlines() == [*EXPECTED, staged.stdout.splitlines()[-1]]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--git", "no-such-branch"), "unknown revision 'no-such-branch'"),
+        (("--git=-p",), "'-p' is not a revision"),
+        (("--git", "HEAD", "/"), "is outside the repository"),
+    ],
+)
+def test_git_usage_errors_exit_2(repository: Path, args: tuple[str, ...], message: str) -> None:
+    result = run("diff", *args, cwd=repository)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
+    result = run("diff", "--git", "HEAD", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is not inside a git repository" in result.stderr

@@ -1,0 +1,132 @@
+"""The `safety-profile-loosening` pre-commit hook, run by the real `pre-commit try-repo` on a
+user's repository with real commits: a loosening fails naming the field, a tightening passes.
+
+Each `try-repo` run builds the hook afresh from a committed copy of this repository (about
+8 s on 2 cores), so the scenarios are few and each checks several things.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO_ROOT
+from git_repos import committed_copy_of_this_repository, git, new_repository, write_files
+from programs import run_program
+from readme import code_blocks
+
+HOOK = "safety-profile-loosening"
+PROFILE = "config/prod.safety_profile.yaml"
+COMMITTED = "require_sandbox: true\nmax_total_cost: 100.0\nallowed_skill_categories: [deploy]\n"
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return committed_copy_of_this_repository(tmp_path_factory.mktemp("hook-repo"))
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return new_repository(tmp_path, {PROFILE: COMMITTED, "README.md": "a project\n"})
+
+
+def try_repo(
+    hook_repo: Path, home: Path, project: Path, *args: str, **env: str
+) -> subprocess.CompletedProcess[str]:
+    return run_program(
+        "pre-commit",
+        *("try-repo", str(hook_repo), HOOK, "--color", "never", *args),
+        cwd=project,
+        env={"PRE_COMMIT_HOME": str(home), "NO_COLOR": "1", **env},
+    )
+
+
+def stage(project: Path, text: str) -> None:
+    write_files(project, {PROFILE: text})
+    git(project, "add", "-A")
+
+
+def test_the_manifest_declares_the_hook_for_commits_and_pushes() -> None:
+    hooks = {
+        hook["id"]: hook
+        for hook in yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
+    }
+    hook = hooks[HOOK]
+    assert hook["stages"] == ["pre-commit", "pre-push"]
+    assert (hook["pass_filenames"], hook["always_run"]) == (False, True)
+
+
+def test_a_staged_loosening_or_deletion_fails_naming_the_field(
+    hook_repo: Path, pre_commit_home: Path, project: Path
+) -> None:
+    write_files(project, {"config/team.safety_profile.yaml": "allowed_skill_categories: [code]\n"})
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "a second profile")
+    stage(project, COMMITTED.replace("max_total_cost: 100.0\n", ""))
+    git(project, "rm", "-q", "config/team.safety_profile.yaml")
+    # Not staged: pre-commit (and the hook) compare what would be committed.
+    write_files(project, {"config/unstaged.safety_profile.yaml": "allow_unsafe_tools: true\n"})
+    result = try_repo(hook_repo, pre_commit_home, project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Failed" in result.stdout
+    assert (
+        "config/prod.safety_profile.yaml:1:1: loosens: max_total_cost: 100.0 → null "
+        "(no limit; the key was removed: its default applies)"
+    ) in result.stdout
+    assert "config/team.safety_profile.yaml: loosens: removed: the next layer applies" in (
+        result.stdout
+    )
+    assert "unstaged" not in result.stdout
+    assert "SKIP=safety-profile-loosening git commit" in result.stdout
+    # The README shows this run's lines about the first profile and the escape.
+    (shown,) = [
+        text
+        for language, text in code_blocks("Does a change loosen a profile?")
+        if language == "text" and "- hook id: safety-profile-loosening" in text
+    ]
+    for line in shown.splitlines():
+        if line.startswith(("config/", "an intended", "no loosening", "- hook id")):
+            assert line in result.stdout, line
+
+
+def test_a_staged_tightening_passes(hook_repo: Path, pre_commit_home: Path, project: Path) -> None:
+    stage(project, COMMITTED.replace("100.0", "20.0"))
+    result = try_repo(hook_repo, pre_commit_home, project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout
+
+
+def test_the_skip_escape_for_an_intended_loosening(
+    hook_repo: Path, pre_commit_home: Path, project: Path
+) -> None:
+    stage(project, COMMITTED.replace("true", "false"))
+    result = try_repo(hook_repo, pre_commit_home, project, SKIP=HOOK)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Skipped" in result.stdout
+
+
+def test_pre_push_compares_the_pushed_commits(
+    hook_repo: Path, pre_commit_home: Path, project: Path
+) -> None:
+    before = git(project, "rev-parse", "HEAD").strip()
+    stage(project, COMMITTED.replace("[deploy]", "[]"))
+    git(project, "commit", "-q", "-m", "allow every category")
+    after = git(project, "rev-parse", "HEAD").strip()
+    result = try_repo(
+        hook_repo,
+        pre_commit_home,
+        project,
+        *("--hook-stage", "pre-push", "--from-ref", before, "--to-ref", after),
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        'config/prod.safety_profile.yaml:3:27: loosens: allowed_skill_categories: ["deploy"] → [] '
+        "(every category)"
+    ) in result.stdout
