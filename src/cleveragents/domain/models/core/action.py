@@ -19,6 +19,7 @@ from pydantic_core import PydanticCustomError
 
 from cleveragents.schema_models.action_schema import Action as _SchemaAction
 
+from .always_validated import AlwaysValidated
 from .automation_profile import AutomationProfile
 from .document_loading import LoadableDocument
 from .finite_numbers import FiniteNumbers
@@ -35,7 +36,7 @@ def _schema_metadata(name: str) -> FieldInfo:
     return info
 
 
-class Action(_SchemaAction, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
+class Action(_SchemaAction, AlwaysValidated, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
     """An action template with an optional safety profile and automation profile."""
 
     document_name = "action"

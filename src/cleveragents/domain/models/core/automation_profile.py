@@ -16,6 +16,7 @@ from cleveragents.schema_models.automation_profile_schema import (
     AutomationProfile as _SchemaAutomationProfile,
 )
 
+from .always_validated import AlwaysValidated
 from .document_loading import LoadableDocument
 from .finite_numbers import FiniteNumbers
 from .optional_fields import AbsentIsNotNull
@@ -27,7 +28,9 @@ __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
 OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
 
 
-class AutomationProfile(_SchemaAutomationProfile, AbsentIsNotNull, FiniteNumbers, LoadableDocument):
+class AutomationProfile(
+    _SchemaAutomationProfile, AlwaysValidated, AbsentIsNotNull, FiniteNumbers, LoadableDocument
+):
     """Autonomy settings of an action; the three overlapping flags are optional booleans."""
 
     document_name = "automation profile"
