@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.terminal_text import visible
 
 Reporter = Callable[[Sequence[Problem], int, bool], str]
 
@@ -24,7 +25,12 @@ def report_text(problems: Sequence[Problem], files_checked: int, colour: bool) -
 
 
 def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """A JSON array of {file, line, column, path, message, rule}; null line/column for files."""
+    """A JSON array of {file, line, column, path, message, rule}; null line/column for files.
+
+    Exact: strings are what the file and its name hold. ASCII only (json.dumps' default), so
+    control, bidi and format characters are `\\u` escapes a terminal shows as text, and the
+    output never fails to encode; a file name byte that is not UTF-8 is `\\udcXX`, which
+    `os.fsencode` turns back into the name."""
     return (
         json.dumps(
             [
@@ -39,6 +45,7 @@ def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -
                 for problem in problems
             ],
             indent=2,
+            ensure_ascii=True,
         )
         + "\n"
     )
@@ -53,15 +60,20 @@ def _escape_property(text: str) -> str:
 
 
 def report_github(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::…`."""
+    """GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::…`.
+
+    File text is escaped for a terminal first (the log shows it, and bidi controls would
+    reorder an annotation), then for the workflow command; the file name keeps its backslashes,
+    which are path separators on Windows runners."""
     lines = []
     for problem in problems:
-        properties = [f"file={_escape_property(problem.file)}"]
+        properties = [f"file={_escape_property(visible(problem.file, escape_backslashes=False))}"]
         if problem.line:
             properties += [f"line={problem.line}", f"col={problem.column}"]
         properties.append(f"title={_escape_property(problem.rule)}")
-        field = f"{problem.path}: " if problem.path else ""
-        lines.append(f"::error {','.join(properties)}::{_escape_data(field + problem.message)}")
+        field = f"{visible(problem.path)}: " if problem.path else ""
+        message = visible(problem.message, escape_backslashes=False)
+        lines.append(f"::error {','.join(properties)}::{_escape_data(field + message)}")
     return "".join(line + "\n" for line in lines)
 
 

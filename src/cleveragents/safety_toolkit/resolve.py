@@ -25,6 +25,7 @@ from cleveragents.domain.models.core.safety_profile import (
     resolve_safety_profile_ref,
 )
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_file
 
 from .show import marked_lines, yaml_key, yaml_value
@@ -87,7 +88,7 @@ def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, 
     elif path is None:
         return "not given", ""
     else:
-        where = path
+        where = visible(path)
     if provenance is resolution.ref.provenance:
         return where, "<- applies"
     if provenance is Provenance.GLOBAL or provenance in resolution.profiles:
@@ -154,4 +155,5 @@ def render_json(resolution: Resolution) -> str:
         "autonomy_settings": dict(resolution.settings.autonomy_settings),
         "ignored_automation_flags": dict(resolution.settings.ignored_automation_flags),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    # ASCII only, as `check --format json`: exact, and safe on any terminal.
+    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
