@@ -1,0 +1,48 @@
+"""Scratch repositories for the real `pre-commit try-repo`: this checkout committed as a hook
+repository, and user repositories to run it in."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import REPO_ROOT
+from programs import run_program
+
+GIT_IDENTITY = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+
+
+def git(folder: Path, *args: str) -> str:
+    result = subprocess.run(
+        ["git", *GIT_IDENTITY, *args], cwd=folder, capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def committed_copy_of_this_repository(destination: Path) -> Path:
+    """Tracked and untracked-but-not-ignored files, committed in a new repository."""
+    listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    for name in filter(None, listed.split("\0")):
+        source = REPO_ROOT / name
+        if source.is_file():
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination / name)
+    git(destination, "init", "-q")
+    git(destination, "add", "-A")
+    git(destination, "commit", "-q", "-m", "hook under test")
+    return destination
+
+
+def try_repo_all_files(
+    hook_repo: Path, project: Path, pre_commit_home: Path, *hook_id: str
+) -> tuple[int, str]:
+    """`pre-commit try-repo HOOK_REPO [HOOK_ID] --all-files --verbose` in `project` (every hook
+    of the repository without HOOK_ID): the exit status and everything it printed."""
+    result = run_program(
+        "pre-commit",
+        *("try-repo", str(hook_repo), *hook_id, "--all-files", "--verbose", "--color", "never"),
+        cwd=project,
+        env={"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"},
+    )
+    return result.returncode, result.stdout + result.stderr
