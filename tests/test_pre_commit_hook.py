@@ -8,9 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import EXAMPLES, REPO_ROOT, console_script
+from readme import code_blocks
 
 PRE_COMMIT = console_script("pre-commit")
+MANIFEST = REPO_ROOT / ".pre-commit-hooks.yaml"
 
 
 # Profiles by name, each with its own bad value so the report shows which were checked.
@@ -79,7 +82,7 @@ def try_repo(repo: Path, hook_id: str, *files: str) -> subprocess.CompletedProce
 
 def test_hook_manifest_is_valid_for_pre_commit() -> None:
     result = subprocess.run(
-        [PRE_COMMIT, "validate-manifest", str(REPO_ROOT / ".pre-commit-hooks.yaml")],
+        [PRE_COMMIT, "validate-manifest", str(MANIFEST)],
         capture_output=True,
         text=True,
         check=False,
@@ -143,3 +146,22 @@ def test_one_report_for_the_whole_run(every_file_run: subprocess.CompletedProces
     reported = [line.split(":")[0] for line in output.splitlines() if ": error: " in line]
     assert reported == sorted(reported)
     assert set(reported) == set(CHECKED) - {"config/safety_profile.yaml"}
+
+
+def test_the_readme_states_the_patterns_each_hook_uses() -> None:
+    """The README says exactly which names each hook checks: its blocks are the manifest's."""
+    hooks = {hook["id"]: hook for hook in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
+    stated = {
+        section: [
+            yaml.safe_load(text)
+            for language, text in code_blocks(section)
+            if language == "yaml" and text.lstrip().startswith("files:")
+        ]
+        for section in ("The pre-commit hook", "Actions and resolution")
+    }
+    (profile,) = stated["The pre-commit hook"]
+    (action,) = stated["Actions and resolution"]
+    assert profile == {key: hooks["safety-profile"][key] for key in profile}
+    assert set(profile) == {"files", "types", "types_or"}
+    assert action == {key: hooks["safety-profile-action"][key] for key in action}
+    assert set(action) == {"files", "exclude"}
