@@ -1,5 +1,6 @@
-"""Real git repositories for tests: a user's repository, and a committed copy of this one for
-`pre-commit try-repo` (it builds a hook from a commit, and caches the build per commit)."""
+"""Real git repositories for tests: a user's repository, a committed copy of this one for
+`pre-commit try-repo` (it builds a hook from a commit, and caches the build per commit), and
+the real `pre-commit try-repo` run in a user's repository."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from conftest import REPO_ROOT
+from programs import run_program
 
 GIT_IDENTITY = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
 
@@ -47,3 +49,17 @@ def committed_copy_of_this_repository(destination: Path) -> Path:
     git(destination, "add", "-A")
     git(destination, "commit", "-q", "-m", "hook under test")
     return destination
+
+
+def try_repo_all_files(
+    hook_repo: Path, project: Path, pre_commit_home: Path, *hook_id: str
+) -> tuple[int, str]:
+    """`pre-commit try-repo HOOK_REPO [HOOK_ID] --all-files --verbose` in `project` (every hook
+    of the repository without HOOK_ID): the exit status and everything it printed."""
+    result = run_program(
+        "pre-commit",
+        *("try-repo", str(hook_repo), *hook_id, "--all-files", "--verbose", "--color", "never"),
+        cwd=project,
+        env={"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"},
+    )
+    return result.returncode, result.stdout + result.stderr

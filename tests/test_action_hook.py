@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import pytest
 from conftest import EXAMPLES
-from git_repos import committed_copy_of_this_repository, git, write_files
-from programs import run_program
+from git_repos import committed_copy_of_this_repository, git, try_repo_all_files, write_files
 
 BAD_NESTED = EXAMPLES / "actions" / "invalid" / "nested_retries_above_maximum.action.yaml"
 GOOD = EXAMPLES / "actions" / "valid" / "spec_secure_deploy.action.yaml"
+GITHUB_COMPOSITE_ACTION = """\
+name: setup
+description: Set up the toolchain
+runs:
+  using: composite
+  steps:
+    - run: echo setting up
+      shell: bash
+"""
+NESTED_ERROR = ":7:25: error: safety_profile.max_retries_per_step: 500 is above the maximum 100"
 
 
 @pytest.fixture(scope="module")
@@ -27,17 +36,19 @@ def hook_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
         "notes/bad.yaml": BAD_NESTED.read_text(encoding="utf-8"),
         # A profile file kept beside actions is the `safety-profile` hook's job.
         "actions/team.safety_profile.yaml": "max_retries_per_step: 5\n",
+        # Any case (issue 11).
+        "Actions/Release.YAML": BAD_NESTED.read_text(encoding="utf-8"),
+        # The target of a symlinked action: not under actions/, checked through the link.
+        "shared/deploy.yaml": BAD_NESTED.read_text(encoding="utf-8"),
+        # A GitHub composite action, not a CleverAgents one: left alone.
+        ".github/actions/setup/action.yaml": GITHUB_COMPOSITE_ACTION,
     }
     write_files(project, files)
+    (project / "actions/linked.yaml").symlink_to("../shared/deploy.yaml")
     git(project, "init", "-q")
     git(project, "add", "-A")
-    result = run_program(
-        "pre-commit",
-        *("try-repo", str(hook_repo), "safety-profile-action", "--all-files"),
-        cwd=project,
-        env={"PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home"))},
-    )
-    return result.returncode, result.stdout + result.stderr
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    return try_repo_all_files(hook_repo, project, home, "safety-profile-action")
 
 
 def test_hook_fails_on_a_bad_nested_profile_with_its_line_and_path(
@@ -53,6 +64,12 @@ def test_hook_fails_on_a_bad_nested_profile_with_its_line_and_path(
 
 def test_hook_checks_only_action_files(hook_run: tuple[int, str]) -> None:
     _, output = hook_run
-    assert "1 of 2 files invalid" in output  # actions/deploy/bad.yaml and actions/good.yml
+    # actions/deploy/bad.yaml, Actions/Release.YAML, actions/linked.yaml and actions/good.yml
+    assert "3 of 4 files invalid" in output
+    assert f"Actions/Release.YAML{NESTED_ERROR}" in output
+    assert f"actions/linked.yaml{NESTED_ERROR}" in output
     assert "notes/bad.yaml" not in output
+    assert "shared/deploy.yaml" not in output
     assert "team.safety_profile.yaml" not in output
+    assert ".github" not in output
+    assert "strategy_actor" not in output

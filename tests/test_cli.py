@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from conftest import (
     expected_output_path,
     relative,
 )
-from programs import run_program
+from programs import run_on_a_terminal, run_program
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 
@@ -208,25 +207,7 @@ def test_version() -> None:
 
 # -- colour only on a terminal, and never with NO_COLOR ----------------------------------------
 def _run_on_a_terminal(*args: str, **env: str) -> str:
-    leader, follower = pty.openpty()
-    environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
-    environment.update(TERM="xterm", **env)
-    with subprocess.Popen(
-        [CLI, *args], cwd=REPO_ROOT, stdout=follower, stderr=follower, env=environment
-    ) as process:
-        os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        process.wait()
-    os.close(leader)
-    return b"".join(chunks).decode()
+    return run_on_a_terminal("safety-profile", *args, env=env).decode()
 
 
 def test_errors_are_red_on_a_terminal_unless_no_color() -> None:

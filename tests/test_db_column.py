@@ -137,6 +137,40 @@ def test_only_a_profile_or_none_can_be_written(engine: sa.Engine, value: object)
     assert raw_column(engine) == []
 
 
+def test_the_issue_copy_never_reaches_the_column() -> None:
+    """`model_copy(update=...)` validates, so the copy of issue 11 is never made."""
+    with pytest.raises(ValidationError):
+        SPEC_PROFILE.model_copy(update={"max_retries_per_step": 500, "allow_unsafe_tools": "no"})
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        (
+            {"max_retries_per_step": 500, "allow_unsafe_tools": "no"},
+            "this SafetyProfile breaks the rules (allow_unsafe_tools: 'no' (a string) is not a "
+            "boolean",
+        ),
+        (
+            {"max_total_cost": float("nan")},
+            "this SafetyProfile would read back as a different profile (JSON has no .nan or .inf)",
+        ),
+    ],
+)
+def test_a_profile_built_without_validation_is_not_written(
+    engine: sa.Engine, fields: dict[str, Any], reason: str
+) -> None:
+    """`model_construct` validates nothing; the column writes only what reads back the same."""
+    unchecked = SafetyProfile.model_construct(**fields)
+    with Session(engine) as session:
+        session.add(Action(id=1, project_id=1, name="a", safety_profile_json=unchecked))
+        with pytest.raises(sa.exc.StatementError) as raised:
+            session.flush()
+    assert reason in str(raised.value)
+    assert "not model_construct(...)" in str(raised.value)
+    assert raw_column(engine) == []
+
+
 # -- Values that cannot be read back -----------------------------------------------------------
 UNREADABLE = {
     "not_json": (

@@ -10,8 +10,30 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import EXAMPLES, REPO_ROOT, console_script
+from readme import code_blocks
 
 PRE_COMMIT = console_script("pre-commit")
+MANIFEST = REPO_ROOT / ".pre-commit-hooks.yaml"
+
+
+# Profiles by name, each with its own bad value so the report shows which were checked.
+ISSUE_NAMES = {
+    # Case does not matter (issue 11).
+    "Safety_Profile.yaml": 510,
+    "SAFETY-PROFILE.yml": 511,
+    "config/prod.safety_profile.YAML": 512,
+    # A name starting with "-" is a file, not an option.
+    "-prod.safety_profile.yaml": 513,
+}
+SYMLINK = "config/prod.safety_profile.yaml"  # -> real.yaml, which holds 514
+CHECKED = [
+    "config/bad-value.safety-profile.yml",
+    "config/typo.safety_profile.yaml",
+    "config/duplicate.safety_profile.yaml",
+    "config/safety_profile.yaml",
+    *ISSUE_NAMES,
+    SYMLINK,
+]
 
 
 @pytest.fixture(scope="module")
@@ -32,18 +54,24 @@ def user_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, source in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, repo / name)
+    for name, retries in ISSUE_NAMES.items():
+        (repo / name).write_text(f"max_retries_per_step: {retries}\n", encoding="utf-8")
+    (repo / "config/real.yaml").write_text("max_retries_per_step: 514\n", encoding="utf-8")
+    (repo / SYMLINK).symlink_to("real.yaml")
     subprocess.run(["git", "add", "."], cwd=repo, check=True)
     return repo
 
 
 def try_repo(repo: Path, hook_id: str, *files: str) -> subprocess.CompletedProcess[str]:
+    """The hook on `files`, or on every file of the repository without them."""
     environment = {
         **os.environ,
         "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"),
         "NO_COLOR": "1",
     }
+    which = ["--files", *files] if files else ["--all-files"]
     return subprocess.run(
-        [PRE_COMMIT, "try-repo", str(REPO_ROOT), hook_id, "--color", "never", "--files", *files],
+        [PRE_COMMIT, "try-repo", str(REPO_ROOT), hook_id, "--color", "never", *which],
         cwd=repo,
         capture_output=True,
         text=True,
@@ -52,14 +80,14 @@ def try_repo(repo: Path, hook_id: str, *files: str) -> subprocess.CompletedProce
     )
 
 
-def test_hook_manifest_declares_the_profile_hook() -> None:
-    hooks = {
-        hook["id"]: hook
-        for hook in yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
-    }
-    hook = hooks["safety-profile"]
-    assert hook["types"] == ["yaml"]
-    assert hook["language"] == "python"
+def test_hook_manifest_is_valid_for_pre_commit() -> None:
+    result = subprocess.run(
+        [PRE_COMMIT, "validate-manifest", str(MANIFEST)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_valid_profile_passes(user_repo: Path) -> None:
@@ -68,15 +96,16 @@ def test_valid_profile_passes(user_repo: Path) -> None:
     assert "Passed" in result.stdout
 
 
-def test_bad_profiles_fail_naming_file_line_and_field(user_repo: Path) -> None:
-    names = [
-        "config/safety_profile.yaml",
-        "config/bad-value.safety-profile.yml",
-        "config/typo.safety_profile.yaml",
-        "config/duplicate.safety_profile.yaml",
-        "config/unrelated.yaml",
-    ]
-    result = try_repo(user_repo, "safety-profile", *names)
+@pytest.fixture(scope="module")
+def every_file_run(user_repo: Path) -> subprocess.CompletedProcess[str]:
+    """One run over every file of the repository (`--all-files`)."""
+    return try_repo(user_repo, "safety-profile")
+
+
+def test_bad_profiles_fail_naming_file_line_and_field(
+    every_file_run: subprocess.CompletedProcess[str],
+) -> None:
+    result = every_file_run
     assert result.returncode == 1, result.stdout + result.stderr
     output = result.stdout
     assert "Failed" in output
@@ -112,3 +141,45 @@ def test_diff_selects_the_files_the_check_hooks_match() -> None:
         hooks["safety-profile-action"]["files"],
         hooks["safety-profile-action"]["exclude"],
     )
+
+
+def test_every_name_a_user_calls_a_profile_is_checked(
+    every_file_run: subprocess.CompletedProcess[str],
+) -> None:
+    """Any case, a symlink (checked as the file it points to), a name starting with "-"."""
+    output = every_file_run.stdout
+    for name, retries in ISSUE_NAMES.items():
+        assert f"{name}:1:23: error: max_retries_per_step: {retries} is above" in output
+    assert f"{SYMLINK}:1:23: error: max_retries_per_step: 514 is above" in output
+    assert "config/real.yaml" not in output  # not a profile by name; checked through the link
+    assert "unrecognized arguments" not in output
+
+
+def test_one_report_for_the_whole_run(every_file_run: subprocess.CompletedProcess[str]) -> None:
+    """More files than pre-commit puts in one batch of a parallel run (4), one total, and the
+    whole report sorted by file."""
+    output = every_file_run.stdout
+    summaries = [line for line in output.splitlines() if " files invalid" in line]
+    assert summaries == [f"{len(CHECKED) - 1} of {len(CHECKED)} files invalid"]
+    reported = [line.split(":")[0] for line in output.splitlines() if ": error: " in line]
+    assert reported == sorted(reported)
+    assert set(reported) == set(CHECKED) - {"config/safety_profile.yaml"}
+
+
+def test_the_readme_states_the_patterns_each_hook_uses() -> None:
+    """The README says exactly which names each hook checks: its blocks are the manifest's."""
+    hooks = {hook["id"]: hook for hook in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
+    stated = {
+        section: [
+            yaml.safe_load(text)
+            for language, text in code_blocks(section)
+            if language == "yaml" and text.lstrip().startswith("files:")
+        ]
+        for section in ("The pre-commit hook", "Actions and resolution")
+    }
+    (profile,) = stated["The pre-commit hook"]
+    (action,) = stated["Actions and resolution"]
+    assert profile == {key: hooks["safety-profile"][key] for key in profile}
+    assert set(profile) == {"files", "types", "types_or"}
+    assert action == {key: hooks["safety-profile-action"][key] for key in action}
+    assert set(action) == {"files", "exclude"}

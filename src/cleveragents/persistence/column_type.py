@@ -78,7 +78,8 @@ class SafetyProfileJSON(TypeDecorator[SafetyProfile]):
 
     `mapped_column(SafetyProfileJSON)` or `Column("safety_profile_json", SafetyProfileJSON)`.
     Reading validates with `SafetyProfile.model_validate`; a value that is not valid JSON or no
-    longer valid against the schema raises `StoredSafetyProfileError`."""
+    longer valid against the schema raises `StoredSafetyProfileError`. Writing stores only what
+    reads back as the same profile (a `model_construct` one may not: `UnwritableProfile`)."""
 
     impl = Text
     cache_ok = True

@@ -17,16 +17,15 @@ from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.messages import describe_error
 from cleveragents.reading.problems import render_loc
 
-__all__ = ["UnreadableProfileJSON", "profile_from_json", "profile_to_json"]
+__all__ = ["UnreadableProfileJSON", "UnwritableProfile", "profile_from_json", "profile_to_json"]
 
 
 class UnreadableProfileJSON(ValueError):
     """Stored text that is not a valid Safety Profile; the message says why."""
 
 
-def profile_to_json(profile: SafetyProfile) -> str:
-    """The JSON text stored for `profile`."""
-    return profile.model_dump_json()
+class UnwritableProfile(ValueError):
+    """A profile whose JSON text would not read back as the same profile; the message says why."""
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -85,10 +84,35 @@ def profile_from_json(stored: object) -> SafetyProfile:
     try:
         return SafetyProfile.model_validate(data)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{render_loc(tuple(detail['loc']))}: {describe_error(detail, SafetyProfile)}"
-            for detail in error.errors(include_url=False)
-        )
         raise UnreadableProfileJSON(
-            f"the stored value no longer matches the Safety Profile schema ({problems})"
+            "the stored value no longer matches the Safety Profile schema "
+            f"({_schema_problems(error)})"
         ) from None
+
+
+def _schema_problems(error: ValidationError) -> str:
+    return "; ".join(
+        f"{render_loc(tuple(detail['loc']))}: {describe_error(detail, SafetyProfile)}"
+        for detail in error.errors(include_url=False)
+    )
+
+
+def profile_to_json(profile: SafetyProfile) -> str:
+    """The JSON text stored for `profile`.
+
+    Raises UnwritableProfile when the text would not read back as the same profile: only a
+    profile built with `model_construct`, which validates nothing, can break the rules, and a
+    row that cannot be read back must never be written."""
+    text = profile.model_dump_json(warnings=False)  # a bad profile is reported below
+    try:
+        same = SafetyProfile.model_validate(_STRICT_JSON.decode(text)) == profile
+    except ValidationError as error:
+        reason = f"breaks the rules ({_schema_problems(error)})"
+    else:
+        if same:
+            return text
+        reason = "would read back as a different profile (JSON has no .nan or .inf)"
+    raise UnwritableProfile(
+        f"this SafetyProfile {reason}; build profiles with SafetyProfile(...) or "
+        "from_config(...), which validate, not model_construct(...)"
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .terminal_text import visible
+
 Loc = tuple[str | int, ...]
 
 
@@ -20,10 +22,15 @@ class Problem:
     rule: str
 
     def render(self, label: str = "error") -> str:
-        """`FILE:LINE:COL: error: FIELD: message`; file-level problems (line 0) have no position."""
-        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
-        field = f"{self.path}: " if self.path else ""
-        return f"{where}: {label}: {field}{self.message}"
+        """`FILE:LINE:COL: error: FIELD: message`; file-level problems (line 0) have no position.
+
+        What comes from the file (its name, the field path, values quoted in the message) is
+        escaped for a terminal; `label` is the caller's (it may hold colour codes)."""
+        file = visible(self.file)
+        where = f"{file}:{self.line}:{self.column}" if self.line else file
+        field = f"{visible(self.path)}: " if self.path else ""
+        # Messages quote file text with repr, which already escapes backslashes.
+        return f"{where}: {label}: {field}{visible(self.message, escape_backslashes=False)}"
 
 
 def render_loc(loc: Loc) -> str:

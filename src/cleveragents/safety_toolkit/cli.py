@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.terminal_text import visible
 
 from .kinds import KINDS
 
@@ -139,7 +140,13 @@ def _emit(text: str) -> None:
     """Write to standard output. A reader that went away (`| head`) must not change the exit
     status, which is the API: the rest of the output is dropped, the status stands."""
     try:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            # An output encoding that cannot hold a character (PYTHONIOENCODING=ascii): write
+            # it as a backslash escape rather than lose the whole report.
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text.encode(sys.stdout.encoding, "backslashreplace"))
         sys.stdout.flush()
     except BrokenPipeError:
         # Point stdout at /dev/null, or Python reports the pipe again when it flushes at exit.
@@ -156,8 +163,21 @@ def _wants_colour(stream: object) -> bool:
     return bool(isatty and isatty())
 
 
+def _error_line(text: str) -> None:
+    """One line on standard error; file names in `text` are already `visible`, and anything
+    else from outside is made so here (messages quote it with repr)."""
+    print(f"safety-profile: {visible(text, escape_backslashes=False)}", file=sys.stderr)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes the arguments it refuses as given: escape them for the terminal."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(visible(message, escape_backslashes=False))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="safety-profile",
         description="Check, show and describe CleverAgents Safety Profile YAML files.",
         epilog=EPILOG,
@@ -170,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # --traceback is accepted after the command too; SUPPRESS keeps the subcommand's parser
     # from resetting a --traceback given before it.
-    traceback_option = argparse.ArgumentParser(add_help=False)
+    traceback_option = _Parser(add_help=False)
     traceback_option.add_argument(
         "--traceback", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
@@ -375,23 +395,23 @@ def run_show(kind: str, path: str) -> int:
 def run_init(path: str, schema_location: str | None) -> int:
     from .starter import SchemaLocationError, create_starter_file, installed_starter_profile
 
+    shown = visible(path)
     try:
         create_starter_file(Path(path), installed_starter_profile(schema_location))
     except SchemaLocationError as error:
-        print(f"safety-profile: --schema: {error}", file=sys.stderr)
+        _error_line(f"--schema: {error}")
         return EXIT_USAGE
     except FileExistsError:
-        print(
-            f"safety-profile: {path} already exists; not overwriting it "
-            "(remove it first, or pass another FILE)",
-            file=sys.stderr,
+        _error_line(
+            f"{shown} already exists; not overwriting it (remove it first, or pass another FILE)"
         )
         return EXIT_INVALID
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
-        print(f"safety-profile: cannot write {path} ({reason})", file=sys.stderr)
+        _error_line(f"cannot write {shown} ({reason})")
         return EXIT_INVALID
-    _emit(f"wrote {path}; check it with: safety-profile check {path}\n")
+    options_end = "-- " if path.startswith("-") else ""
+    _emit(f"wrote {shown}; check it with: safety-profile check {options_end}{shown}\n")
     return EXIT_OK
 
 
@@ -471,9 +491,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if args.traceback:
             raise
-        print(
-            f"safety-profile: internal error: {type(error).__name__}: {error} "
-            "(run again with --traceback and report it)",
-            file=sys.stderr,
+        _error_line(
+            f"internal error: {type(error).__name__}: {error} "
+            "(run again with --traceback and report it)"
         )
         return EXIT_INVALID

@@ -84,7 +84,7 @@ def report_json(report: DiffReport, colour: bool) -> str:
         "changes": [_finding_json(finding) for finding in report.findings],
         "problems": [problem_json(problem) for problem in report.problems],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(document, indent=2) + "\n"  # ASCII only: safe on any terminal
 
 
 def report_github(report: DiffReport, colour: bool) -> str:

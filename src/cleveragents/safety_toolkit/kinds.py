@@ -43,7 +43,8 @@ class DocumentKind:
         return model
 
 
-_PROFILE_FILE_NAME = r"(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$"
+# The hooks' patterns (.pre-commit-hooks.yaml; a test keeps them equal): names in any case.
+_PROFILE_FILE_NAME = r"(?i)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$"
 
 KINDS: dict[str, DocumentKind] = {
     "profile": DocumentKind(
@@ -58,9 +59,10 @@ KINDS: dict[str, DocumentKind] = {
         "action",
         "action.schema.json",
         "cleveragents.domain.models.core.action:Action",
-        files=r"(^|/)actions/.*\.ya?ml$",
-        # A safety profile file kept beside actions is a profile, not an action.
-        exclude=_PROFILE_FILE_NAME,
+        files=r"(?i)(^|/)actions/.*\.ya?ml$",
+        # A safety profile file kept beside actions is a profile, not an action; anything under
+        # .github/ is GitHub's own (composite actions), not a CleverAgents action.
+        exclude=r"(?i)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$|(^|/)\.github/",
         profile_field="safety_profile",
     ),
 }

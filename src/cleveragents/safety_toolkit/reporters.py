@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.terminal_text import visible
 
 Reporter = Callable[[Sequence[Problem], int, bool], str]
 
@@ -49,7 +50,12 @@ def problem_json(problem: Problem) -> dict[str, object]:
 
 
 def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """A JSON array of {file, line, column, path, message, rule}; null line/column for files."""
+    """A JSON array of {file, line, column, path, message, rule}; null line/column for files.
+
+    Exact: strings are what the file and its name hold. ASCII only (json.dumps' default), so
+    control, bidi and format characters are `\\u` escapes a terminal shows as text, and the
+    output never fails to encode; a file name byte that is not UTF-8 is `\\udcXX`, which
+    `os.fsencode` turns back into the name."""
     return json.dumps([problem_json(problem) for problem in problems], indent=2) + "\n"
 
 
@@ -66,15 +72,19 @@ def github_command(
 ) -> str:
     """One GitHub Actions workflow command (`::error file=…,line=…,col=…,title=…::…`); no
     line or column for a whole file (line 0)."""
-    properties = [f"file={_escape_property(file)}"]
+    # File text is escaped for a terminal first (the log shows it, and bidi controls would
+    # reorder an annotation), then for the workflow command; the file name keeps its
+    # backslashes, which are path separators on Windows runners.
+    properties = [f"file={_escape_property(visible(file, escape_backslashes=False))}"]
     if line:
         properties += [f"line={line}", f"col={column}"]
     properties.append(f"title={_escape_property(title)}")
+    message = visible(message, escape_backslashes=False)
     return f"::{command} {','.join(properties)}::{_escape_data(message)}\n"
 
 
 def problem_github_command(problem: Problem) -> str:
-    field = f"{problem.path}: " if problem.path else ""
+    field = f"{visible(problem.path)}: " if problem.path else ""
     return github_command(
         "error", problem.file, problem.line, problem.column, problem.rule, field + problem.message
     )

@@ -27,6 +27,7 @@ from cleveragents.domain.models.core.safety_profile import (
 )
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_file
 
 from .diff import change_text
@@ -130,7 +131,7 @@ def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, 
     elif path is None:
         return "not given", ""
     else:
-        where = path
+        where = visible(path)
     if provenance is resolution.ref.provenance:
         return where, "<- applies"
     if provenance is Provenance.GLOBAL or provenance in resolution.profiles:
@@ -211,4 +212,5 @@ def render_json(resolution: Resolution) -> str:
             for note in resolution.notes
         ],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    # ASCII only, as `check --format json`: exact, and safe on any terminal.
+    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"

@@ -111,7 +111,7 @@ def sarif_log(results: Sequence[SarifResult]) -> str:
         ],
     }
     log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(log, indent=2) + "\n"  # ASCII only: safe on any terminal
 
 
 # -- check's problems --------------------------------------------------------------------------

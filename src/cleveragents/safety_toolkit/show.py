@@ -8,14 +8,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from cleveragents.reading.terminal_text import visible
+
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _RESERVED_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
 
 
 def yaml_value(value: Any) -> str:
-    """A value as YAML flow syntax."""
-    # JSON is valid YAML flow syntax, and it quotes every string that needs it.
-    return json.dumps(value, ensure_ascii=False)
+    """A value as YAML flow syntax, safe to print on a terminal."""
+    # JSON is valid YAML flow syntax, and it quotes every string that needs it. It escapes C0
+    # controls, quotes and backslashes; `visible` writes the rest a terminal would act on
+    # (DEL, C1, bidi and format characters) as `\x7f`/`\u202e`, escapes YAML reads the same.
+    return visible(json.dumps(value, ensure_ascii=False), escape_backslashes=False)
 
 
 def yaml_key(key: str) -> str:
@@ -51,5 +55,5 @@ def marked_lines(instance: BaseModel, indent: str = "", *, origin: str | None = 
 
 def render_effective(instance: BaseModel, source: str) -> str:
     """The whole document: a header naming the source, then `marked_lines`."""
-    header = f"# Effective {type(instance).__name__} for {source}"
+    header = f"# Effective {type(instance).__name__} for {visible(source)}"
     return "\n".join([header, *marked_lines(instance)]) + "\n"

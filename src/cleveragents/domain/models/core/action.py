@@ -20,6 +20,7 @@ from pydantic_core import InitErrorDetails
 from cleveragents.schema_models.action_schema import Action as _SchemaAction
 
 from .action_keys import top_level_key_error
+from .always_validated import AlwaysValidated
 from .automation_profile import AutomationProfile
 from .document_loading import LoadableDocument
 from .kept_keys import KeptKeysChecked
@@ -36,7 +37,7 @@ def _schema_metadata(name: str) -> FieldInfo:
     return info
 
 
-class Action(_SchemaAction, AbsentIsNotNull, KeptKeysChecked, LoadableDocument):
+class Action(_SchemaAction, AlwaysValidated, AbsentIsNotNull, KeptKeysChecked, LoadableDocument):
     """An action template with an optional safety profile and automation profile."""
 
     document_name = "action"

@@ -16,6 +16,7 @@ from cleveragents.schema_models.automation_profile_schema import (
     AutomationProfile as _SchemaAutomationProfile,
 )
 
+from .always_validated import AlwaysValidated
 from .document_loading import LoadableDocument
 from .kept_keys import KeptKeysChecked
 from .optional_fields import AbsentIsNotNull
@@ -28,7 +29,7 @@ OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "al
 
 
 class AutomationProfile(
-    _SchemaAutomationProfile, AbsentIsNotNull, KeptKeysChecked, LoadableDocument
+    _SchemaAutomationProfile, AlwaysValidated, AbsentIsNotNull, KeptKeysChecked, LoadableDocument
 ):
     """Autonomy settings of an action; the three overlapping flags are optional booleans."""
 

@@ -18,9 +18,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import ConfigDict, field_validator
 from pydantic_core import PydanticCustomError
 
+from cleveragents.domain.models.core.always_validated import AlwaysValidated
 from cleveragents.domain.models.core.document_loading import LoadableDocument
 from cleveragents.domain.models.core.strictness import compare_profiles
 from cleveragents.schema_models.safety_profile_schema import SafetyProfile as _SchemaSafetyProfile
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 
-class SafetyProfile(_SchemaSafetyProfile, LoadableDocument):
+class SafetyProfile(_SchemaSafetyProfile, AlwaysValidated, LoadableDocument):
     """Hard safety and cost constraints on plan execution (see the schema for each field)."""
 
     document_name = "safety profile"
@@ -125,7 +126,7 @@ class Provenance(enum.StrEnum):
     GLOBAL = "GLOBAL"
 
 
-class SafetyProfileRef(BaseModel):
+class SafetyProfileRef(AlwaysValidated):
     """A resolved profile and the layer it came from."""
 
     # Built on first use: checking files never needs it, and start-up matters for the hook.
