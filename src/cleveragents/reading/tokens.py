@@ -245,9 +245,11 @@ class _TokenChecker:
         """Blank lines before a block scalar's first line of text must be empty or hold exactly
         as many spaces as the text is indented. YAML 1.2 takes the indentation from the first
         line of text and refuses blank lines that hold more spaces (libyaml takes the most
-        spaces instead); ruamel (check-jsonschema) refuses blank lines that hold fewer."""
+        spaces instead); ruamel (check-jsonschema) refuses blank lines that hold fewer, and, in
+        a block scalar with no text, a blank line holding more spaces than an earlier one."""
         parent = self.block_columns[-1] if self.block_columns else -1
         blank: list[tuple[int, int]] = []
+        text_indent = None
         for offset, line in following:
             spaces = len(line) - len(line.lstrip(" "))
             if line[spaces:].strip(" "):
@@ -260,20 +262,25 @@ class _TokenChecker:
                         "yaml.block-scalar",
                     )
                     return
-                if spaces > parent:
-                    for blank_offset, blank_spaces in blank:
-                        if blank_spaces not in (0, spaces):
-                            self.add(
-                                blank_offset,
-                                f"this blank line before a block scalar's text holds "
-                                f"{blank_spaces} space{'' if blank_spaces == 1 else 's'} and the "
-                                f"text is indented by {spaces}, which YAML readers read "
-                                "differently; remove the spaces from the blank line",
-                                "yaml.block-scalar",
-                            )
-                            return
-                return
+                text_indent = spaces if spaces > parent else None
+                break
             blank.append((offset, spaces))
+        if text_indent is None:  # no text: the first blank line holding spaces sets the bar
+            bar = next((spaces for _, spaces in blank if spaces), 0)
+            allowed: tuple[int, ...] = tuple(range(bar + 1))
+        else:
+            allowed = (0, text_indent)
+        for offset, spaces in blank:
+            if spaces not in allowed:
+                self.add(
+                    offset,
+                    f"this blank line of a block scalar holds {spaces} "
+                    f"space{'' if spaces == 1 else 's'}, which YAML readers read differently "
+                    "(before the text, a blank line holds no spaces or as many as the text is "
+                    "indented); remove the spaces from the blank line",
+                    "yaml.block-scalar",
+                )
+                return
 
     def check_tabs(self) -> None:
         """Tabs anywhere but in quoted text, block scalar text and comments: libyaml accepts
