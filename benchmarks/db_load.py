@@ -23,7 +23,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, load_only, mapped_c
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.persistence import SafetyProfileJSON
-from cleveragents.persistence.stored_json import profile_from_json
+from cleveragents.persistence.stored_json import profile_from_stored
 
 
 class Base(DeclarativeBase):
@@ -111,8 +111,8 @@ def main() -> None:
                 orm_entities_without_profiles
             ),
             "ORM: Action entities with their profiles": orm_entities,
-            "decoding alone: profile_from_json over the texts": lambda: [
-                profile_from_json(text) for text in texts
+            "decoding alone: profile_from_stored over the texts": lambda: [
+                profile_from_stored(text) for text in texts
             ],
             "for comparison: SafetyProfile.model_validate_json": lambda: [
                 SafetyProfile.model_validate_json(text) for text in texts

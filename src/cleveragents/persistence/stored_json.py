@@ -1,6 +1,8 @@
-"""A Safety Profile as JSON text in a database column, and back.
+"""A Safety Profile as stored in a database column, and back.
 
-Writing uses `model_dump_json()`; reading parses the text strictly and validates it with
+Two stored forms: JSON text (`model_dump_json()`, every database but PostgreSQL) and, on
+PostgreSQL, a JSONB value, which the driver hands over as a dict (`model_dump(mode="json")`
+going in). Reading parses text strictly and validates either form with
 `SafetyProfile.model_validate()`. The model's validator is built once, when the class is
 defined, so reading many rows never rebuilds a schema. No SQLAlchemy here.
 """
@@ -16,7 +18,13 @@ from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.messages import describe_error
 from cleveragents.reading.problems import render_loc
 
-__all__ = ["UnreadableProfileJSON", "profile_from_json", "profile_to_json"]
+__all__ = [
+    "UnreadableProfileJSON",
+    "parse_strict_json",
+    "profile_from_stored",
+    "profile_to_json",
+    "profile_to_mapping",
+]
 
 
 class UnreadableProfileJSON(ValueError):
@@ -24,8 +32,13 @@ class UnreadableProfileJSON(ValueError):
 
 
 def profile_to_json(profile: SafetyProfile) -> str:
-    """The JSON text stored for `profile`."""
+    """The JSON text stored for `profile` in a text column."""
     return profile.model_dump_json()
+
+
+def profile_to_mapping(profile: SafetyProfile) -> dict[str, Any]:
+    """The JSON object stored for `profile` in a JSONB column (the same fields and values)."""
+    return profile.model_dump(mode="json")
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -49,17 +62,27 @@ _STRICT_JSON = json.JSONDecoder(
 )
 
 
-def profile_from_json(stored: object) -> SafetyProfile:
-    """The profile stored as `stored` (JSON text).
+def parse_strict_json(text: str) -> object:
+    """`text` as JSON, strictly: no duplicate keys, no NaN or Infinity.
 
-    Raises UnreadableProfileJSON when it is not text, not valid JSON, or not valid against the
-    Safety Profile schema (every problem is listed, with its field)."""
-    if not isinstance(stored, str):
-        raise UnreadableProfileJSON(f"the stored value is {type(stored).__name__}, not JSON text")
+    Raises UnreadableProfileJSON saying why it is not valid JSON."""
     try:
-        data = _STRICT_JSON.decode(stored)
+        return _STRICT_JSON.decode(text)
     except ValueError as error:
         raise UnreadableProfileJSON(f"the stored value is not valid JSON ({error})") from None
+
+
+def profile_from_stored(stored: object) -> SafetyProfile:
+    """The profile stored as `stored`: JSON text, or the dict a JSONB column reads as.
+
+    Raises UnreadableProfileJSON when it is neither, is not valid JSON, or is not valid
+    against the Safety Profile schema (every problem is listed, with its field)."""
+    if isinstance(stored, str):
+        data = parse_strict_json(stored)
+    elif isinstance(stored, dict):
+        data = stored  # a JSONB value, already parsed by the server and the driver
+    else:
+        raise UnreadableProfileJSON(f"the stored value is {type(stored).__name__}, not JSON text")
     try:
         return SafetyProfile.model_validate(data)
     except ValidationError as error:
