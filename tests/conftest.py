@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -50,7 +52,6 @@ def profile_schema() -> dict[str, Any]:
 def console_script(name: str) -> str:
     """A console script installed beside this interpreter (the project's own venv)."""
     import shutil
-    import sys
 
     beside = Path(sys.executable).with_name(name)
     found = str(beside) if beside.exists() else shutil.which(name)
@@ -115,3 +116,27 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
         return Database(f"sqlite:///{tmp_path / 'app.db'}")
     server: PostgresServer = request.getfixturevalue("postgres_server")
     return Database(server.url(server.create_database()))
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built once per session from this checkout."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("cleveragents_safety_profile-*.whl")
+    return built

@@ -98,7 +98,8 @@ def keep_revisions_out_of_package(
         if directive.version_path is not None and _in_package(directive.version_path):
             raise _refusal(context, script, directive, "this package's folder")
         try:
-            parents = script.revision_map.get_revisions(directive.head)
+            # The command line passes no head for Alembic's default, "head".
+            parents = script.revision_map.get_revisions(directive.head or "head")
         except RevisionError:
             continue  # Alembic itself reports a head it cannot resolve
         for parent in parents:
