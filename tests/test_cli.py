@@ -97,6 +97,7 @@ def test_json_format() -> None:
             "path": "allow_unsafe_tool",
             "message": "unknown field 'allow_unsafe_tool'; did you mean 'allow_unsafe_tools'?",
             "rule": "schema.extra_forbidden",
+            "severity": "error",
         }
     ]
 

@@ -20,10 +20,14 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 @dataclass(frozen=True, slots=True)
 class CheckResult(Generic[ModelT]):
-    """The validated model when the file is valid, else every problem found (sorted)."""
+    """The validated model when the file is valid, else every problem found (sorted).
+
+    `top_level_keys`: the keys of the document's top-level mapping, as written (empty when the
+    top level is not a mapping), so a caller can tell what kind of document it resembles."""
 
     instance: ModelT | None
     problems: tuple[Problem, ...]
+    top_level_keys: tuple[str, ...] = ()
 
 
 def check_yaml_bytes(
@@ -36,6 +40,7 @@ def check_yaml_bytes(
         return CheckResult(None, error.problems)
     problems = list(document.problems)
     instance = None
+    keys: tuple[str, ...] = ()
     if document.value is None and problems:
         pass  # loading stopped; the problems say why
     elif not isinstance(document.value, dict):
@@ -52,13 +57,14 @@ def check_yaml_bytes(
             )
         )
     else:
+        keys = tuple(str(key) for key in document.value)
         try:
             instance = model.model_validate(document.value)
         except ValidationError as error:
             problems.extend(problems_from_validation_error(error, document, model, filename))
     if problems:  # a duplicate key, say, fails the file even when the rest validates
-        return CheckResult(None, tuple(sorted(problems)))
-    return CheckResult(instance, ())
+        return CheckResult(None, tuple(sorted(problems)), keys)
+    return CheckResult(instance, (), keys)
 
 
 def check_yaml_file(

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class DocumentKind:
     name: str
+    label: str  # in messages: "a safety profile", "an action"
     schema_file: str
     model_path: str  # "module:attribute", imported only when this kind is checked
 
@@ -34,11 +35,13 @@ class DocumentKind:
 KINDS: dict[str, DocumentKind] = {
     "profile": DocumentKind(
         "profile",
+        "a safety profile",
         "safety_profile.schema.json",
         "cleveragents.domain.models.core.safety_profile:SafetyProfile",
     ),
     "action": DocumentKind(
         "action",
+        "an action",
         "action.schema.json",
         "cleveragents.domain.models.core.action:Action",
     ),

@@ -1,4 +1,8 @@
-"""One reporter per output format of `safety-profile check`."""
+"""One reporter per output format of `safety-profile check`.
+
+Errors make a file invalid; hints (severity `hint`, e.g. "this looks like an action") only
+follow a file's errors: a `hint:` line in text, an element with `"severity": "hint"` in JSON,
+a `::notice` in GitHub Actions."""
 
 from __future__ import annotations
 
@@ -10,11 +14,16 @@ from cleveragents.reading.problems import Problem
 Reporter = Callable[[Sequence[Problem], int, bool], str]
 
 
+_COLOURED = {"error": "\033[31merror\033[0m", "hint": "\033[36mhint\033[0m"}
+
+
 def report_text(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """`FILE:LINE:COL: error: FIELD: message`, one line each, then a summary line."""
-    error = "\033[31merror\033[0m" if colour else "error"
-    lines = [problem.render(error) for problem in problems]
-    failed = len({problem.file for problem in problems})
+    """`FILE:LINE:COL: error: FIELD: message` (`FILE: hint: message` for a hint), one line
+    each, then a summary line."""
+    lines = [
+        problem.render(_COLOURED[problem.severity] if colour else None) for problem in problems
+    ]
+    failed = len({problem.file for problem in problems if problem.severity == "error"})
     plural = "" if files_checked == 1 else "s"
     if failed:
         lines.append(f"{failed} of {files_checked} file{plural} invalid")
@@ -24,7 +33,8 @@ def report_text(problems: Sequence[Problem], files_checked: int, colour: bool) -
 
 
 def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """A JSON array of {file, line, column, path, message, rule}; null line/column for files."""
+    """A JSON array of {file, line, column, path, message, rule, severity}; null line/column
+    for the file as a whole; severity `error` or `hint`."""
     return (
         json.dumps(
             [
@@ -35,6 +45,7 @@ def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -
                     "path": problem.path,
                     "message": problem.message,
                     "rule": problem.rule,
+                    "severity": problem.severity,
                 }
                 for problem in problems
             ],
@@ -53,7 +64,8 @@ def _escape_property(text: str) -> str:
 
 
 def report_github(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::…`."""
+    """GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::…`, and
+    `::notice` for a hint."""
     lines = []
     for problem in problems:
         properties = [f"file={_escape_property(problem.file)}"]
@@ -61,7 +73,9 @@ def report_github(problems: Sequence[Problem], files_checked: int, colour: bool)
             properties += [f"line={problem.line}", f"col={problem.column}"]
         properties.append(f"title={_escape_property(problem.rule)}")
         field = f"{problem.path}: " if problem.path else ""
-        lines.append(f"::error {','.join(properties)}::{_escape_data(field + problem.message)}")
+        command = "error" if problem.severity == "error" else "notice"
+        message = _escape_data(field + problem.message)
+        lines.append(f"::{command} {','.join(properties)}::{message}")
     return "".join(line + "\n" for line in lines)
 
 
