@@ -55,12 +55,22 @@ strategy_actor: local/default
 execution_actor: local/default
 """
 BLOCK_LINE = 6  # the first line inside `safety_profile:`
+# yaml-language-server 2.0.0 declares Node.js >= 22.13, yet every test here passes on 20.20.2
+# (this machine's and CI's); the README states this minimum.
+NODE_MINIMUM = 20
+
+
+def node_major_version(node: str) -> int:
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+    return int(version.stdout.strip().lstrip("v").split(".")[0])
 
 
 def _server_command() -> list[str]:
     node = shutil.which("node")
     if node is None:
         missing = "node is not on PATH"
+    elif node_major_version(node) < NODE_MINIMUM:
+        missing = f"the editor tests need Node.js {NODE_MINIMUM} or later"
     elif not SERVER_SCRIPT.exists():
         missing = "yaml-language-server is not installed: run `npm ci` in the repository root"
     else:
@@ -484,3 +494,14 @@ def test_vscode_settings_map_files_under_actions_to_the_action_schema(
     # The editor checks each file as the pre-commit hooks do.
     assert _hook_selects("safety-profile-action", name.format(0)) == (schema == "action")
     assert _hook_selects("safety-profile", name.format(0)) == (schema == "profile")
+
+
+def test_readme_and_ci_state_the_node_version_these_tests_need() -> None:
+    section = " ".join((REPO_ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"The editor tests need **Node.js {NODE_MINIMUM} or later**" in section
+    assert "yaml-language-server 2.0.0 declares Node.js >= 22.13" in section
+    assert "this machine has Node.js 20.20.2 and the tests pass" in section
+    lock = json.loads((REPO_ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    server = lock["packages"]["node_modules/yaml-language-server"]
+    assert (server["version"], server["engines"]["node"]) == ("2.0.0", ">=22.13.0")
+    assert "$(node --version)" in (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")

@@ -54,10 +54,17 @@ def _syntax_problem(error: yaml.MarkedYAMLError, filename: str) -> Problem:
 
 
 def load_yaml_document(
-    data: bytes, filename: str, limits: LoadLimits = DEFAULT_LIMITS
+    data: bytes,
+    filename: str,
+    limits: LoadLimits = DEFAULT_LIMITS,
+    *,
+    file_size: int | None = None,
 ) -> YamlDocument:
     """Load one YAML document strictly. Problems found on the way are in `.problems`;
-    when loading could not finish, `.value` is None and `.problems` says why."""
+    when loading could not finish, `.value` is None and `.problems` says why.
+
+    `file_size`: the true size when `data` is only the start of a file (for the message)."""
+    size = file_size or len(data)
     if len(data) > limits.max_bytes:
         raise ProfileFileError(
             [
@@ -66,7 +73,7 @@ def load_yaml_document(
                     1,
                     1,
                     "$",
-                    f"the file is {len(data)} bytes, more than the limit of {limits.max_bytes}",
+                    f"the file is {size} bytes, more than the limit of {limits.max_bytes}",
                     "yaml.too-large",
                 )
             ]

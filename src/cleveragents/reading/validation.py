@@ -31,11 +31,18 @@ class CheckResult(Generic[ModelT]):
 
 
 def check_yaml_bytes(
-    data: bytes, filename: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
+    data: bytes,
+    filename: str,
+    model: type[ModelT],
+    limits: LoadLimits = DEFAULT_LIMITS,
+    *,
+    file_size: int | None = None,
 ) -> CheckResult[ModelT]:
-    """Load `data` as YAML and validate it against `model`, collecting every problem."""
+    """Load `data` as YAML and validate it against `model`, collecting every problem.
+
+    `file_size`: the size of the file `data` was read from, when only its start was read."""
     try:
-        document = load_yaml_document(data, filename, limits)
+        document = load_yaml_document(data, filename, limits, file_size=file_size)
     except ProfileFileError as error:
         return CheckResult(None, error.problems)
     problems = list(document.problems)
@@ -72,10 +79,10 @@ def check_yaml_file(
 ) -> CheckResult[ModelT]:
     """Like `check_yaml_bytes`, reading the file; a file that cannot be read is a problem too."""
     try:
-        data = read_regular_file(path, limits)
+        file = read_regular_file(path, limits)
     except OSError as error:
         return CheckResult(None, (file_problem(error, path),))
-    return check_yaml_bytes(data, path, model, limits)
+    return check_yaml_bytes(file.data, path, model, limits, file_size=file.size)
 
 
 def load_yaml_file(
@@ -86,7 +93,8 @@ def load_yaml_file(
     Raises FileNotFoundError when it is missing, ProfileFileError (a ValueError) with every
     problem, each with file, line, column and field path, when it is not valid."""
     filename = os.fspath(path)
-    result = check_yaml_bytes(read_regular_file(filename, limits), filename, model, limits)
+    file = read_regular_file(filename, limits)
+    result = check_yaml_bytes(file.data, filename, model, limits, file_size=file.size)
     if result.instance is None:
         raise ProfileFileError(result.problems)
     return result.instance

@@ -22,12 +22,14 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from pydantic_core import PydanticCustomError
 
 from cleveragents.domain.models.core.document_loading import LoadableDocument
+from cleveragents.reading.problems import ProfileFileError
 from cleveragents.schema_models.safety_profile_schema import SafetyProfile as _SchemaSafetyProfile
 
 __all__ = [
     "DEFAULT_SAFETY_PROFILE",
     "MODE_ENVIRONMENT_VARIABLE",
     "Mode",
+    "ProfileFileError",
     "Provenance",
     "SafetyProfile",
     "SafetyProfileRef",
