@@ -89,6 +89,22 @@ def stored_type(dialect: Dialect) -> TypeEngine[Any]:
     return Text()
 
 
+def _storable_in_jsonb(stored: dict[str, Any]) -> dict[str, Any]:
+    """`stored`, unless a string in it holds U+0000, which PostgreSQL cannot store in JSONB:
+    then a ValueError naming the field, instead of the driver's error after the round trip.
+    (Profiles read from YAML never hold it: the loader refuses control characters.)"""
+    for field, value in stored.items():
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            if isinstance(item, str) and "\x00" in item:
+                where = field if index is None else f"{field}[{index}]"
+                raise ValueError(
+                    f"a safety_profile_json value cannot hold the character U+0000 ({where}): "
+                    "PostgreSQL cannot store it in JSONB; remove it from the profile"
+                )
+    return stored
+
+
 class SafetyProfileJSON(TypeDecorator[SafetyProfile]):
     """Stores a `SafetyProfile`: JSONB on PostgreSQL, its `model_dump_json()` text elsewhere;
     NULL is `None`.
@@ -120,7 +136,8 @@ class SafetyProfileJSON(TypeDecorator[SafetyProfile]):
                 f"{type(value).__name__}; build one with SafetyProfile.from_config(...)"
             )
         if dialect.name == "postgresql":
-            return profile_to_mapping(value)  # JSONB's own processor turns it into JSON
+            # JSONB's own processor turns the mapping into JSON.
+            return _storable_in_jsonb(profile_to_mapping(value))
         return profile_to_json(value)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> SafetyProfile | None:
