@@ -128,6 +128,27 @@ def valid_profiles() -> st.SearchStrategy[SafetyProfile]:
     return built.filter(lambda profile: profile is not None)  # type: ignore[return-value]
 
 
+def assert_round_trip(engine: sa.Engine, profile: SafetyProfile) -> None:
+    """Written and read back equal, stored as its JSON; on PostgreSQL a profile holding U+0000,
+    which JSONB cannot store, is refused instead, naming the field, and nothing is written."""
+    refused = on_postgresql(engine) and any("\x00" in c for c in profile.allowed_skill_categories)
+    before = raw_column(engine)
+    with Session(engine) as session:
+        session.merge(Action(id=1, project_id=1, name="a", safety_profile_json=profile))
+        if refused:
+            with pytest.raises(sa.exc.StatementError) as raised:
+                session.flush()
+            message = str(raised.value)
+            assert "value cannot hold the character U+0000 (allowed_skill_categories[" in message
+            assert "PostgreSQL cannot store it in JSONB; remove it from the profile" in message
+            assert raw_column(engine) == before
+            return
+        session.commit()
+    with Session(engine) as session:
+        assert session.get_one(Action, 1).safety_profile_json == profile
+    assert raw_column(engine) == [(1, stored(profile))]
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -135,42 +156,13 @@ def valid_profiles() -> st.SearchStrategy[SafetyProfile]:
 def test_profiles_written_and_read_back_are_equal(
     engine: sa.Engine, profile: SafetyProfile
 ) -> None:
-    if on_postgresql(engine) and any("\x00" in c for c in profile.allowed_skill_categories):
-        assert_nul_is_refused(engine, profile)
-        return
-    with Session(engine) as session:
-        session.merge(Action(id=1, project_id=1, name="a", safety_profile_json=profile))
-        session.commit()
-    with Session(engine) as session:
-        assert session.get_one(Action, 1).safety_profile_json == profile
-    assert raw_column(engine) == [(1, stored(profile))]
-
-
-def assert_nul_is_refused(engine: sa.Engine, profile: SafetyProfile) -> None:
-    before = raw_column(engine)
-    with Session(engine) as session:
-        session.merge(Action(id=1, project_id=1, name="a", safety_profile_json=profile))
-        with pytest.raises(sa.exc.StatementError) as raised:
-            session.flush()
-    assert "a safety_profile_json value cannot hold the character U+0000 (allowed_skill_" in str(
-        raised.value
-    )
-    assert "PostgreSQL cannot store it in JSONB; remove it from the profile" in str(raised.value)
-    assert raw_column(engine) == before
+    assert_round_trip(engine, profile)
 
 
 def test_a_nul_character_is_kept_in_text_and_refused_by_jsonb(engine: sa.Engine) -> None:
     """PostgreSQL cannot store U+0000 in JSONB: the column type says so before the driver
     fails. (The YAML loader never lets one in; a profile built in Python can hold it.)"""
-    profile = SafetyProfile(allowed_skill_categories=["deploy", "te\x00st"])
-    if on_postgresql(engine):
-        assert_nul_is_refused(engine, profile)
-        return
-    with Session(engine) as session:
-        session.add(Action(id=1, project_id=1, name="a", safety_profile_json=profile))
-        session.commit()
-    with Session(engine) as session:
-        assert session.get_one(Action, 1).safety_profile_json == profile
+    assert_round_trip(engine, SafetyProfile(allowed_skill_categories=["deploy", "te\x00st"]))
 
 
 def test_spec_profile_default_and_none_round_trip(engine: sa.Engine) -> None:
