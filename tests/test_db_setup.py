@@ -29,6 +29,7 @@ SECTION = "Persistence (optional [db] extra)"
 STEPS = "A new application, step by step"
 STORAGE = "JSONB on PostgreSQL, JSON text elsewhere"
 BIN = Path(sys.executable).parent  # alembic, as the application's virtual environment has it
+sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,13 @@ def site_packages(built_wheel: Path, tmp_path: Path) -> Path:
     return folder
 
 
+def package_folder(site_packages: Path) -> Path:
+    """The installed package's versions folder."""
+    return site_packages / "cleveragents" / "persistence" / "migrations" / "versions"
+
+
 def package_revision_files(site_packages: Path) -> set[str]:
-    folder = site_packages / "cleveragents" / "persistence" / "migrations" / "versions"
-    return {path.name for path in folder.glob("*.py")}
+    return {path.name for path in package_folder(site_packages).glob("*.py")}
 
 
 class Application:
@@ -123,7 +128,9 @@ def failure(result: subprocess.CompletedProcess[str]) -> str:
     return line
 
 
-def steps_1_to_3(app: Application, steps: Steps, database: Database, *, guard: bool) -> None:
+def steps_1_to_3(app: Application, database: Database, *, guard: bool) -> Steps:
+    """The README's steps 1 and 2, and 3 (the guard) when `guard`; returns all the steps."""
+    steps = readme_steps()
     app.run_ok(steps.init)
     app.replace("alembic.ini", "path_separator = os\n", steps.version_lines)
     url_line = (
@@ -142,6 +149,7 @@ def steps_1_to_3(app: Application, steps: Steps, database: Database, *, guard: b
             f"context.configure(\n{steps.env_argument}",
             count=2,
         )
+    return steps
 
 
 def steps_4_and_5(app: Application, steps: Steps) -> str:
@@ -171,15 +179,14 @@ def app(tmp_path: Path, site_packages: Path) -> Application:
 def test_the_readme_steps_from_an_empty_folder(
     app: Application, site_packages: Path, database: Database
 ) -> None:
-    steps = readme_steps()
-    steps_1_to_3(app, steps, database, guard=True)
+    steps = steps_1_to_3(app, database, guard=True)
 
     # The issue's command: the guard refuses it, writes nothing, and says what to run.
     refused = failure(app.run('alembic revision -m "create actions"'))
-    package_folder = site_packages / "cleveragents" / "persistence" / "migrations" / "versions"
     shown = " ".join(
         refused.replace(
-            str(package_folder), ".../site-packages/cleveragents/persistence/migrations/versions"
+            str(package_folder(site_packages)),
+            ".../site-packages/cleveragents/persistence/migrations/versions",
         ).split()
     )
     assert shown == " ".join(steps.refusal.split())
@@ -240,12 +247,11 @@ def test_the_readme_steps_from_an_empty_folder(
             assert [row[0] for row in connection.exec_driver_sql(query)] == [2, 5]
 
 
-@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+@sqlite_only
 def test_without_the_guard_every_command_names_the_stray_revision(
     app: Application, site_packages: Path, database: Database
 ) -> None:
-    steps = readme_steps()
-    steps_1_to_3(app, steps, database, guard=False)
+    steps = steps_1_to_3(app, database, guard=False)
 
     # The trap, as the issue found it: the revision goes into the installed package.
     app.run_ok('alembic revision -m "create actions"')
@@ -263,9 +269,8 @@ def test_without_the_guard_every_command_names_the_stray_revision(
         )
 
     # Doing what it says works.
-    package_folder = site_packages / "cleveragents" / "persistence" / "migrations" / "versions"
     moved = app.folder / "alembic" / "versions" / stray
-    shutil.move(package_folder / stray, moved)
+    shutil.move(package_folder(site_packages) / stray, moved)
     text = moved.read_text(encoding="utf-8")
     text = text.replace(f"= '{HEAD_REVISION}'", "= None").replace(
         "branch_labels: Union[str, Sequence[str], None] = None", "branch_labels = ('app',)"
@@ -279,7 +284,7 @@ def test_without_the_guard_every_command_names_the_stray_revision(
     ]
 
 
-@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+@sqlite_only
 def test_an_existing_history_gets_a_label_and_the_guard_points_at_it(
     tmp_path: Path, site_packages: Path, database: Database
 ) -> None:
@@ -301,3 +306,20 @@ def test_an_existing_history_gets_a_label_and_the_guard_points_at_it(
 
     app.run_ok('alembic revision -m "add owner" --head=app@head')
     assert [path.name.endswith("_add_owner.py") for path in app.revision_files()].count(True) == 1
+
+
+@sqlite_only
+def test_the_guard_refuses_the_package_folder_as_version_path(
+    app: Application, site_packages: Path, database: Database
+) -> None:
+    steps = steps_1_to_3(app, database, guard=True)
+    folder = package_folder(site_packages)
+    command = 'alembic revision -m "create actions" --head=base --branch-label=app'
+    refused = failure(app.run(f"{command} --version-path={folder}"))
+    assert refused == (
+        "FAILED: this new revision would be written into the installed "
+        f"cleveragents-safety-profile package's folder ({folder}), where reinstalling "
+        "deletes it; nothing was written. To start your application's own branch in its own "
+        f"folder: {steps.first_revision.strip()}; later revisions take --head=app@head"
+    )
+    assert package_revision_files(site_packages) == SHIPPED_REVISION_FILES

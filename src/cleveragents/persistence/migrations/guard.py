@@ -60,8 +60,9 @@ def _own_heads(script: ScriptDirectory) -> list[str]:
 
 
 def _refusal(
-    context: MigrationContext, script: ScriptDirectory, directive: MigrationScript, parent: str
+    context: MigrationContext, script: ScriptDirectory, directive: MigrationScript, why: str
 ) -> CommandError:
+    """`this new revision {why}; nothing was written. To {what to run instead}`."""
     message = directive.message or "MESSAGE"
     own_heads = _own_heads(script)
     if own_heads:
@@ -74,12 +75,7 @@ def _refusal(
             f'alembic revision -m "{message}" --head=base --branch-label=app '
             f"--version-path={_own_version_folder(context)}; later revisions take --head=app@head"
         )
-    return CommandError(
-        f"this new revision would be based on {parent}, a revision of the installed "
-        f"cleveragents-safety-profile package, and written into its folder ({VERSIONS_FOLDER}), "
-        "where reinstalling deletes it and `alembic upgrade heads` runs it before your own "
-        f"tables exist; nothing was written. To {fix}"
-    )
+    return CommandError(f"this new revision {why}; nothing was written. To {fix}")
 
 
 def keep_revisions_out_of_package(
@@ -96,7 +92,11 @@ def keep_revisions_out_of_package(
         return
     for directive in directives:
         if directive.version_path is not None and _in_package(directive.version_path):
-            raise _refusal(context, script, directive, "this package's folder")
+            why = (
+                "would be written into the installed cleveragents-safety-profile package's "
+                f"folder ({VERSIONS_FOLDER}), where reinstalling deletes it"
+            )
+            raise _refusal(context, script, directive, why)
         try:
             # The command line passes no head for Alembic's default, "head".
             parents = script.revision_map.get_revisions(directive.head or "head")
@@ -104,4 +104,10 @@ def keep_revisions_out_of_package(
             continue  # Alembic itself reports a head it cannot resolve
         for parent in parents:
             if isinstance(parent, Revision) and _shipped_here(parent):
-                raise _refusal(context, script, directive, parent.revision)
+                why = (
+                    f"would be based on {parent.revision}, a revision of the installed "
+                    "cleveragents-safety-profile package, and written into its folder "
+                    f"({VERSIONS_FOLDER}), where reinstalling deletes it and `alembic upgrade "
+                    "heads` runs it before your own tables exist"
+                )
+                raise _refusal(context, script, directive, why)
