@@ -1,7 +1,9 @@
-"""How long reading stored Safety Profiles takes: N rows from a real SQLite file.
+"""How long reading stored Safety Profiles takes: N rows from a real database (a scratch
+SQLite file, or the empty PostgreSQL database given with --url, where the column is JSONB).
 
     .venv/bin/python benchmarks/db_load.py            # 10,000 rows, best of 5
     .venv/bin/python benchmarks/db_load.py --rows 100000 --repeat 3
+    .venv/bin/python benchmarks/db_load.py --url 'postgresql+psycopg://postgres@/bench?host=/tmp/pg'
 
 Prints the best wall time of each way of reading all rows and the cost per row, and counts
 pydantic schema-validator builds during the reads (0: the model's validator is built once).
@@ -23,7 +25,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, load_only, mapped_c
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.persistence import SafetyProfileJSON
-from cleveragents.persistence.stored_json import profile_from_json
+from cleveragents.persistence.column_type import stored_type
+from cleveragents.persistence.stored_json import profile_from_stored
 
 
 class Base(DeclarativeBase):
@@ -63,6 +66,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--url",
+        help="an empty database to use (default: a scratch SQLite file); its table is dropped",
+    )
     options = parser.parse_args()
 
     builds = 0
@@ -74,7 +81,7 @@ def main() -> None:
         return real_builder(*args, **kwargs)
 
     with tempfile.TemporaryDirectory() as scratch:
-        engine = sa.create_engine(f"sqlite:///{Path(scratch) / 'bench.db'}")
+        engine = sa.create_engine(options.url or f"sqlite:///{Path(scratch) / 'bench.db'}")
         Base.metadata.create_all(engine)
         with Session(engine) as session:
             session.add_all(
@@ -83,13 +90,14 @@ def main() -> None:
             )
             session.commit()
         column = Action.__table__.c.safety_profile_json
+        # What the driver hands over: JSON text (SQLite), or JSONB already parsed (PostgreSQL).
+        raw_query = sa.select(sa.type_coerce(column, stored_type(engine.dialect)))
         with engine.connect() as connection:
-            texts = connection.execute(sa.select(sa.type_coerce(column, sa.Text))).scalars().all()
+            texts = connection.execute(raw_query).scalars().all()
 
         def raw_text() -> list[Any]:
             with engine.connect() as connection:
-                query = sa.select(sa.type_coerce(column, sa.Text))
-                return list(connection.execute(query).scalars())
+                return list(connection.execute(raw_query).scalars())
 
         def core_column() -> list[Any]:
             with engine.connect() as connection:
@@ -105,17 +113,22 @@ def main() -> None:
                 return list(session.scalars(sa.select(Action)))
 
         readings = {
-            "raw JSON text, no decoding (SQLite + SQLAlchemy baseline)": raw_text,
+            f"raw stored values, no validation ({engine.dialect.name} + SQLAlchemy baseline)": (
+                raw_text
+            ),
             "Core select of the column (SafetyProfileJSON)": core_column,
             "ORM: Action entities without their profiles (ORM baseline)": (
                 orm_entities_without_profiles
             ),
             "ORM: Action entities with their profiles": orm_entities,
-            "decoding alone: profile_from_json over the texts": lambda: [
-                profile_from_json(text) for text in texts
+            "decoding alone: profile_from_stored over the texts": lambda: [
+                profile_from_stored(text) for text in texts
             ],
-            "for comparison: SafetyProfile.model_validate_json": lambda: [
-                SafetyProfile.model_validate_json(text) for text in texts
+            "for comparison: SafetyProfile.model_validate(_json)": lambda: [
+                SafetyProfile.model_validate_json(text)
+                if isinstance(text, str)
+                else SafetyProfile.model_validate(text)
+                for text in texts
             ],
         }
         pydantic_validator_builder.SchemaValidator = counting_builder  # type: ignore[misc]
@@ -126,9 +139,11 @@ def main() -> None:
             }
         finally:
             pydantic_validator_builder.SchemaValidator = real_builder  # type: ignore[misc]
+            if options.url:
+                Base.metadata.drop_all(engine)
         engine.dispose()
 
-    print(f"{options.rows:,} rows, best of {options.repeat}:")
+    print(f"{options.rows:,} rows from {engine.dialect.name}, best of {options.repeat}:")
     for label, seconds in timings.items():
         per_row = seconds / options.rows * 1e6
         print(f"  {seconds * 1000:8.1f} ms  {per_row:6.2f} µs/row  {label}")

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 from pydantic import BaseModel
 
 from cleveragents.reading.validation import check_yaml_bytes
+
+if TYPE_CHECKING:
+    from db_demo import Database
+    from postgres_server import PostgresServer
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = REPO_ROOT / "schema"
@@ -44,7 +52,6 @@ def profile_schema() -> dict[str, Any]:
 def console_script(name: str) -> str:
     """A console script installed beside this interpreter (the project's own venv)."""
     import shutil
-    import sys
 
     beside = Path(sys.executable).with_name(name)
     found = str(beside) if beside.exists() else shutil.which(name)
@@ -78,3 +85,58 @@ def model_accepts(model: Any, instance: Any) -> bool:
     except ValidationError:
         return False
     return True
+
+
+def missing_tool(reason: str) -> NoReturn:
+    """Skip a test whose tool is missing; under CI=true, where everything must run, fail it."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; under CI=true this test must run, not skip")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL server for the whole session (see tests/postgres_server.py)."""
+    from postgres_server import remove_server, server_binaries, start_server
+
+    binaries = server_binaries()
+    if binaries is None:
+        missing_tool("PostgreSQL's initdb is not installed (Debian: apt-get install postgresql)")
+    server = start_server(binaries)
+    yield server
+    remove_server(server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    """An empty database: a SQLite file, or a new database on the PostgreSQL server."""
+    from db_demo import Database
+
+    if request.param == "sqlite":
+        return Database(f"sqlite:///{tmp_path / 'app.db'}")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Database(server.url(server.create_database()))
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built once per session from this checkout."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("cleveragents_safety_profile-*.whl")
+    return built

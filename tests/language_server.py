@@ -9,31 +9,40 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, missing_tool
 from lsp_client import LanguageServerClient
 
 SERVER_SCRIPT = REPO_ROOT / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
 VSCODE_SETTINGS = REPO_ROOT / "editors" / "vscode" / "settings.json"
 
 
+# yaml-language-server 2.0.0 declares Node.js >= 22.13, yet every test here passes on 20.20.2
+# (this machine's and CI's); the README states this minimum.
+NODE_MINIMUM = 20
+
+
+def node_major_version(node: str) -> int:
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+    return int(version.stdout.strip().lstrip("v").split(".")[0])
+
+
 def server_command() -> list[str]:
     node = shutil.which("node")
     if node is None:
         missing = "node is not on PATH"
+    elif node_major_version(node) < NODE_MINIMUM:
+        missing = f"the editor tests need Node.js {NODE_MINIMUM} or later"
     elif not SERVER_SCRIPT.exists():
         missing = "yaml-language-server is not installed: run `npm ci` in the repository root"
     else:
         return [node, str(SERVER_SCRIPT), "--stdio"]
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{missing}; under CI=true the editor tests must run, not skip")
-    pytest.skip(missing)
+    return missing_tool(missing)
 
 
 class Editor:

@@ -22,7 +22,7 @@ from conftest import (
 )
 from programs import run_on_a_terminal, run_program
 
-from cleveragents.domain.models.core.safety_profile import SafetyProfile
+from cleveragents.domain.models.core.safety_profile import ProfileFileError, SafetyProfile
 
 CLI = console_script("safety-profile")
 
@@ -96,6 +96,7 @@ def test_json_format() -> None:
             "path": "allow_unsafe_tool",
             "message": "unknown field 'allow_unsafe_tool'; did you mean 'allow_unsafe_tools'?",
             "rule": "schema.extra_forbidden",
+            "severity": "error",
         }
     ]
 
@@ -286,3 +287,19 @@ def test_traceback_option_before_or_after_the_command(where: str, tmp_path: Path
     assert result.returncode == 1  # refused to overwrite: a user error, not an internal one
     assert "Traceback" not in result.stderr
     assert "already exists" in result.stderr
+
+
+def test_a_file_over_the_size_limit_is_reported_with_its_true_size(tmp_path: Path) -> None:
+    """Only the first MiB (and a byte) is read, yet the message gives the file's real size."""
+    big = tmp_path / "big.safety_profile.yaml"
+    big.write_bytes(b"# " + b"x" * 2_097_150 + b"\n:\n")  # 2,097,155 bytes
+    result = run("check", "--format", "json", str(big))
+    (problem,) = json.loads(result.stdout)
+    assert result.returncode == 1
+    assert problem["rule"] == "yaml.too-large"
+    assert "2097155" in problem["message"].replace(",", "")
+    assert "1048577" not in problem["message"]
+    with pytest.raises(ProfileFileError) as raised:
+        SafetyProfile.from_yaml(big)
+    assert [p.rule for p in raised.value.problems] == ["yaml.too-large"]
+    assert "2097155" in str(raised.value).replace(",", "")

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLES, PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR, VALID_PROFILES
-from language_server import Editor, editor_session
+from language_server import NODE_MINIMUM, Editor, editor_session
 from lsp_client import REMOTE_CONTENT_REQUEST, JsonObject
 from readme import modeline_block
 
@@ -433,3 +433,14 @@ def test_vscode_settings_map_files_under_actions_to_the_action_schema(
     # The editor checks each file as the pre-commit hooks do.
     assert _hook_selects("safety-profile-action", name.format(0)) == (schema == "action")
     assert _hook_selects("safety-profile", name.format(0)) == (schema == "profile")
+
+
+def test_readme_and_ci_state_the_node_version_these_tests_need() -> None:
+    section = " ".join((REPO_ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"The editor tests need **Node.js {NODE_MINIMUM} or later**" in section
+    assert "yaml-language-server 2.0.0 declares Node.js >= 22.13" in section
+    assert "this machine has Node.js 20.20.2 and the tests pass" in section
+    lock = json.loads((REPO_ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    server = lock["packages"]["node_modules/yaml-language-server"]
+    assert (server["version"], server["engines"]["node"]) == ("2.0.0", ">=22.13.0")
+    assert "$(node --version)" in (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")

@@ -34,7 +34,7 @@ from cleveragents.safety_toolkit.kinds import KINDS
 ACTION_EXAMPLES = sorted((EXAMPLES / "actions").rglob("*.yaml"))
 SEEDS = [path.read_bytes() for path in VALID_PROFILES + INVALID_PROFILES + ACTION_EXAMPLES]
 REPORT_LINE = re.compile(
-    r"^(\S+:\d+:\d+: error: \S+: .+|\S+: error: .+|\d+ of \d+ files? invalid)$"
+    r"^(\S+:\d+:\d+: error: \S+: .+|\S+: (error|hint): .+|\d+ of \d+ files? invalid)$"
 )
 
 

@@ -8,36 +8,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, SCHEMA_DIR
+from conftest import SCHEMA_DIR
 
 from cleveragents.safety_toolkit.kinds import KINDS
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(out),
-            str(REPO_ROOT),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (built,) = out.glob("cleveragents_safety_profile-*.whl")
-    return built
-
-
-def test_wheel_contains_layer_generated_models_schemas_and_markers(wheel: Path) -> None:
-    names = set(zipfile.ZipFile(wheel).namelist())
+def test_wheel_contains_layer_generated_models_schemas_and_markers(built_wheel: Path) -> None:
+    names = set(zipfile.ZipFile(built_wheel).namelist())
     expected = {
         "cleveragents/domain/models/core/safety_profile.py",
         "cleveragents/schema_models/safety_profile_schema.py",
@@ -47,13 +24,14 @@ def test_wheel_contains_layer_generated_models_schemas_and_markers(wheel: Path) 
         "cleveragents/schema_models/py.typed",
         "cleveragents/persistence/column_type.py",
         "cleveragents/persistence/migrations/versions/c4_001_safety_profile_column.py",
+        "cleveragents/persistence/migrations/versions/c4_002_safety_profile_jsonb.py",
     } | {f"cleveragents/schemas/{path.name}" for path in SCHEMA_DIR.glob("*.json")}
     assert expected <= names, expected - names
     assert not any(name.startswith(("tests/", "examples/")) for name in names)
 
 
-def test_documented_import_works_from_the_unpacked_wheel(wheel: Path, tmp_path: Path) -> None:
-    zipfile.ZipFile(wheel).extractall(tmp_path)
+def test_documented_import_works_from_the_unpacked_wheel(built_wheel: Path, tmp_path: Path) -> None:
+    zipfile.ZipFile(built_wheel).extractall(tmp_path)
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
         "from cleveragents.domain.models.core.safety_profile import ("

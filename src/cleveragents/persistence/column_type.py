@@ -1,7 +1,7 @@
 """`SafetyProfileJSON`: the SQLAlchemy type of the `safety_profile_json` column.
 
-Python `SafetyProfile` <-> JSON text, SQL NULL <-> `None`. A stored value that cannot be read
-back raises `StoredSafetyProfileError`, never a silent default.
+Python `SafetyProfile` <-> JSONB on PostgreSQL, JSON text elsewhere; SQL NULL <-> `None`. A
+stored value that cannot be read back raises `StoredSafetyProfileError`, never a silent default.
 """
 
 from __future__ import annotations
@@ -10,11 +10,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Column, Dialect, Table, Text, event
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 
-from .stored_json import UnreadableProfileJSON, profile_from_json, profile_to_json
+from .stored_json import (
+    UnreadableProfileJSON,
+    profile_from_stored,
+    profile_to_json,
+    profile_to_mapping,
+)
 
 __all__ = ["RowKey", "SafetyProfileJSON", "StoredSafetyProfileError"]
 
@@ -24,7 +30,8 @@ RowKey = tuple[tuple[str, Any], ...]
 _FIX = "fix the stored JSON, or set the field to NULL for no profile"
 
 
-def _render_row_key(row_key: RowKey) -> str:
+def render_row_key(row_key: RowKey) -> str:
+    """`id=7` (`a=1, b='x'` for a composite key)."""
     return ", ".join(f"{name}={value!r}" for name, value in row_key)
 
 
@@ -64,7 +71,7 @@ class StoredSafetyProfileError(ValueError):
                 f"table {self.table_name}, field {self.field_name}, row not known here "
                 "(read inside `with naming_rows(session):` to name it)"
             )
-        rows = "; ".join(_render_row_key(key) for key in self.row_keys)
+        rows = "; ".join(render_row_key(key) for key in self.row_keys)
         label = "row" if len(self.row_keys) == 1 else "rows"
         return f"table {self.table_name}, {label} {rows}, field {self.field_name}"
 
@@ -73,8 +80,34 @@ class StoredSafetyProfileError(ValueError):
         return StoredSafetyProfileError(self.reason, self.stored_value, self.column, row_keys)
 
 
+def stored_type(dialect: Dialect) -> TypeEngine[Any]:
+    """The column's type in `dialect`'s database: JSONB on PostgreSQL (the server checks the
+    JSON and can index and query it), text elsewhere. `none_as_null`: `None` is SQL NULL, never
+    the JSON `null`."""
+    if dialect.name == "postgresql":
+        return JSONB(none_as_null=True)
+    return Text()
+
+
+def _storable_in_jsonb(stored: dict[str, Any]) -> dict[str, Any]:
+    """`stored`, unless a string in it holds U+0000, which PostgreSQL cannot store in JSONB:
+    then a ValueError naming the field, instead of the driver's error after the round trip.
+    (Profiles read from YAML never hold it: the loader refuses control characters.)"""
+    for field, value in stored.items():
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            if isinstance(item, str) and "\x00" in item:
+                where = field if index is None else f"{field}[{index}]"
+                raise ValueError(
+                    f"a safety_profile_json value cannot hold the character U+0000 ({where}): "
+                    "PostgreSQL cannot store it in JSONB; remove it from the profile"
+                )
+    return stored
+
+
 class SafetyProfileJSON(TypeDecorator[SafetyProfile]):
-    """Stores a `SafetyProfile` as its `model_dump_json()` text; NULL is `None`.
+    """Stores a `SafetyProfile`: JSONB on PostgreSQL, its `model_dump_json()` text elsewhere;
+    NULL is `None`.
 
     `mapped_column(SafetyProfileJSON)` or `Column("safety_profile_json", SafetyProfileJSON)`.
     Reading validates with `SafetyProfile.model_validate`; a value that is not valid JSON or no
@@ -92,7 +125,10 @@ class SafetyProfileJSON(TypeDecorator[SafetyProfile]):
     def python_type(self) -> type[SafetyProfile]:
         return SafetyProfile
 
-    def process_bind_param(self, value: SafetyProfile | None, dialect: Dialect) -> str | None:
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        return dialect.type_descriptor(stored_type(dialect))
+
+    def process_bind_param(self, value: SafetyProfile | None, dialect: Dialect) -> object:
         if value is None:
             return None
         if not isinstance(value, SafetyProfile):
@@ -100,13 +136,16 @@ class SafetyProfileJSON(TypeDecorator[SafetyProfile]):
                 f"a safety_profile_json value must be a SafetyProfile or None, not "
                 f"{type(value).__name__}; build one with SafetyProfile.from_config(...)"
             )
+        if dialect.name == "postgresql":
+            # JSONB's own processor turns the mapping into JSON.
+            return _storable_in_jsonb(profile_to_mapping(value))
         return profile_to_json(value)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> SafetyProfile | None:
         if value is None:
             return None
         try:
-            return profile_from_json(value)
+            return profile_from_stored(value)
         except UnreadableProfileJSON as error:
             raise StoredSafetyProfileError(str(error), value, self._source_column()) from None
 

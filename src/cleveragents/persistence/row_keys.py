@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Column, Connection, LargeBinary, Text, select, type_coerce
+from sqlalchemy import Column, Connection, LargeBinary, select, type_coerce
 from sqlalchemy.orm import Session
 
-from .column_type import RowKey, StoredSafetyProfileError
+from .column_type import RowKey, StoredSafetyProfileError, stored_type
 
 __all__ = ["naming_rows"]
 
@@ -25,11 +25,13 @@ def _rows_storing(
     key_columns = list(column.table.primary_key.columns)
     if not key_columns:
         return []
-    # Compare the raw stored value, bypassing SafetyProfileJSON's own conversion.
-    raw = type_coerce(column, LargeBinary() if isinstance(stored_value, bytes) else Text())
-    query = select(*key_columns).where(raw == stored_value).limit(_MAX_ROWS_NAMED)
     # The connection of the session's transaction: no autoflush, sees the same rows.
-    connection = bind.connection({"clause": query}) if isinstance(bind, Session) else bind
+    connection = bind.connection({"clause": column.table}) if isinstance(bind, Session) else bind
+    # Compare the raw stored value (text, or JSONB's dict), bypassing SafetyProfileJSON's own
+    # conversion.
+    raw_type = LargeBinary() if isinstance(stored_value, bytes) else stored_type(connection.dialect)
+    raw = type_coerce(column, raw_type)
+    query = select(*key_columns).where(raw == stored_value).limit(_MAX_ROWS_NAMED)
     names = [key.name for key in key_columns]
     return [tuple(zip(names, row, strict=True)) for row in connection.execute(query)]
 

@@ -1,6 +1,8 @@
-"""A Safety Profile as JSON text in a database column, and back.
+"""A Safety Profile as stored in a database column, and back.
 
-Writing uses `model_dump_json()`; reading parses the text strictly and validates it with
+Two stored forms: JSON text (`model_dump_json()`, every database but PostgreSQL) and, on
+PostgreSQL, a JSONB value, which the driver hands over as a dict (`model_dump(mode="json")`
+going in). Reading parses text strictly and validates either form with
 `SafetyProfile.model_validate()`. The model's validator is built once, when the class is
 defined, so reading many rows never rebuilds a schema. No SQLAlchemy here.
 """
@@ -17,7 +19,14 @@ from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.messages import describe_error
 from cleveragents.reading.problems import render_loc
 
-__all__ = ["UnreadableProfileJSON", "UnwritableProfile", "profile_from_json", "profile_to_json"]
+__all__ = [
+    "UnreadableProfileJSON",
+    "UnwritableProfile",
+    "parse_strict_json",
+    "profile_from_stored",
+    "profile_to_json",
+    "profile_to_mapping",
+]
 
 
 class UnreadableProfileJSON(ValueError):
@@ -26,6 +35,13 @@ class UnreadableProfileJSON(ValueError):
 
 class UnwritableProfile(ValueError):
     """A profile whose JSON text would not read back as the same profile; the message says why."""
+
+
+def profile_to_mapping(profile: SafetyProfile) -> dict[str, Any]:
+    """The JSON object stored for `profile` in a JSONB column: the same fields and values as
+    `profile_to_json`, checked the same way (UnwritableProfile)."""
+    mapping: dict[str, Any] = _STRICT_JSON.decode(profile_to_json(profile))
+    return mapping
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -65,22 +81,33 @@ def _nests_deeper_than(text: str, limit: int) -> bool:
     return False
 
 
-def profile_from_json(stored: object) -> SafetyProfile:
-    """The profile stored as `stored` (JSON text).
+def parse_strict_json(text: str) -> object:
+    """`text` as JSON, strictly: no duplicate keys, no NaN or Infinity, no deeper nesting than
+    MAX_STORED_DEPTH.
 
-    Raises UnreadableProfileJSON when it is not text, not valid JSON, or not valid against the
-    Safety Profile schema (every problem is listed, with its field)."""
-    if not isinstance(stored, str):
-        raise UnreadableProfileJSON(f"the stored value is {type(stored).__name__}, not JSON text")
-    if _nests_deeper_than(stored, MAX_STORED_DEPTH):
+    Raises UnreadableProfileJSON saying why it is not valid JSON."""
+    if _nests_deeper_than(text, MAX_STORED_DEPTH):
         raise UnreadableProfileJSON(
             f"the stored value nests deeper than {MAX_STORED_DEPTH} levels, which no Safety "
             "Profile does"
         )
     try:
-        data = _STRICT_JSON.decode(stored)
+        return _STRICT_JSON.decode(text)
     except ValueError as error:
         raise UnreadableProfileJSON(f"the stored value is not valid JSON ({error})") from None
+
+
+def profile_from_stored(stored: object) -> SafetyProfile:
+    """The profile stored as `stored`: JSON text, or the dict a JSONB column reads as.
+
+    Raises UnreadableProfileJSON when it is neither, is not valid JSON, or is not valid
+    against the Safety Profile schema (every problem is listed, with its field)."""
+    if isinstance(stored, str):
+        data = parse_strict_json(stored)
+    elif isinstance(stored, dict):
+        data = stored  # a JSONB value, already parsed by the server and the driver
+    else:
+        raise UnreadableProfileJSON(f"the stored value is {type(stored).__name__}, not JSON text")
     try:
         return SafetyProfile.model_validate(data)
     except ValidationError as error:
@@ -98,7 +125,7 @@ def _schema_problems(error: ValidationError) -> str:
 
 
 def profile_to_json(profile: SafetyProfile) -> str:
-    """The JSON text stored for `profile`.
+    """The JSON text stored for `profile` in a text column.
 
     Raises UnwritableProfile when the text would not read back as the same profile: only a
     profile built with `model_construct`, which validates nothing, can break the rules, and a

@@ -108,14 +108,19 @@ def _finding_problem(finding: Finding, text: str, walker: Walker) -> Problem:
 
 
 def load_yaml_document(
-    data: bytes, filename: str, limits: LoadLimits = DEFAULT_LIMITS
+    data: bytes,
+    filename: str,
+    limits: LoadLimits = DEFAULT_LIMITS,
+    *,
+    file_size: int | None = None,
 ) -> YamlDocument:
     """Load one YAML document strictly. Every problem found is in `.problems`; when the value
     could not be built at all, `.value` is None.
 
     Raises ProfileFileError when the bytes cannot be read as YAML text at all (too large,
-    binary, not UTF-8)."""
-    source = read_document_text(data, filename, limits)
+    binary, not UTF-8). `file_size`: the true size when `data` is only the start of a file
+    (for the message)."""
+    source = read_document_text(data, filename, limits, file_size=file_size)
     text = source.parse_text
     findings = [*source.findings, *token_findings(text, _ComposingLoader)]
     walker = Walker(filename, limits)

@@ -5,19 +5,26 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from typing import NamedTuple
 
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .problems import Problem
 
 
-def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> bytes:
-    """The first `limits.max_bytes + 1` bytes of a regular file (enough to see it is too large).
+class RegularFile(NamedTuple):
+    data: bytes  # at most `limits.max_bytes + 1` bytes: enough to see the file is too large
+    size: int  # the file's true size, for the message when it is too large
+
+
+def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> RegularFile:
+    """The first `limits.max_bytes + 1` bytes of a regular file, and its size.
 
     Raises OSError for a missing path, a directory, a FIFO or device (opened without blocking,
     then refused) or an unreadable file."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        mode = os.fstat(descriptor).st_mode
+        status = os.fstat(descriptor)
+        mode = status.st_mode
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
         if not stat.S_ISREG(mode):
@@ -31,7 +38,9 @@ def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> bytes:
                 break
             chunks.append(chunk)
             wanted -= len(chunk)
-        return b"".join(chunks)
+        data = b"".join(chunks)
+        # A file still being written may have grown since fstat.
+        return RegularFile(data, max(status.st_size, len(data)))
     finally:
         os.close(descriptor)
 

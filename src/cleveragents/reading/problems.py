@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from .terminal_text import visible
 
 Loc = tuple[str | int, ...]
+Severity = Literal["error", "hint"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class Problem:
-    """One finding in one file. Lines and columns are 1-based."""
+    """One finding in one file. Lines and columns are 1-based; line 0 is the file as a whole.
+
+    An `error` makes the file invalid; a `hint` only accompanies errors, saying what may be
+    wrong (e.g. the file looks like another kind of document)."""
 
     file: str
     line: int
@@ -20,12 +25,15 @@ class Problem:
     path: str
     message: str
     rule: str
+    severity: Severity = "error"
 
-    def render(self, label: str = "error") -> str:
-        """`FILE:LINE:COL: error: FIELD: message`; file-level problems (line 0) have no position.
+    def render(self, label: str | None = None) -> str:
+        """`FILE:LINE:COL: error: FIELD: message` (the label is the severity unless given);
+        file-level problems (line 0) have no position.
 
         What comes from the file (its name, the field path, values quoted in the message) is
         escaped for a terminal; `label` is the caller's (it may hold colour codes)."""
+        label = self.severity if label is None else label
         file = visible(self.file)
         where = f"{file}:{self.line}:{self.column}" if self.line else file
         field = f"{visible(self.path)}: " if self.path else ""

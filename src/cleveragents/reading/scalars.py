@@ -199,11 +199,11 @@ class OtherReader(NamedTuple):
 
 
 YAML11_READER = OtherReader(
-    "YAML 1.1 (as PyYAML's safe_load reads it)", "YAML 1.1 (PyYAML's safe_load)"
+    "in YAML 1.1 (as PyYAML's safe_load reads it)", "YAML 1.1 (PyYAML's safe_load)"
 )
 LENIENT_READER = OtherReader(
-    "readers that allow '_' in numbers and a sign before 0o and 0x (ruamel, as check-jsonschema "
-    "reads it)",
+    "to readers that allow '_' in numbers and a sign before 0o and 0x (ruamel, as "
+    "check-jsonschema reads it)",
     "ruamel (check-jsonschema)",
 )
 
@@ -245,7 +245,7 @@ def ambiguity_message(text: str, yaml12: Any, reader: OtherReader, theirs: Any) 
     if theirs is UNREADABLE:
         readings = f"{ours}, and {reader.fails} cannot load it at all"
     else:
-        readings = f"{ours} and {_reading_in_words(theirs)} to {reader.reads}"
+        readings = f"{ours} and {_reading_in_words(theirs)} {reader.reads}"
     meant = canonical_spelling(yaml12)
     if meant is None and theirs is not UNREADABLE:
         meant = canonical_spelling(theirs)

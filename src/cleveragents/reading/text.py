@@ -154,15 +154,19 @@ def decode_utf8(data: bytes, filename: str) -> str:
         ) from None
 
 
-def read_document_text(data: bytes, filename: str, limits: LoadLimits) -> DocumentText:
+def read_document_text(
+    data: bytes, filename: str, limits: LoadLimits, *, file_size: int | None = None
+) -> DocumentText:
     """The text of one file. Raises ProfileFileError when it cannot be read as YAML text at all:
-    too large, binary (a NUL byte), UTF-16 or not UTF-8."""
+    too large, binary (a NUL byte), UTF-16 or not UTF-8. `file_size`: the file's true size when
+    `data` is only its start (enough to see it is too large)."""
     if len(data) > limits.max_bytes:
+        size = max(file_size or 0, len(data))
         raise ProfileFileError(
             [
                 _file_problem(
                     filename,
-                    f"the file is {len(data)} bytes, more than the limit of {limits.max_bytes}",
+                    f"the file is {size} bytes, more than the limit of {limits.max_bytes}",
                     "yaml.too-large",
                 )
             ]

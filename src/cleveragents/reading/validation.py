@@ -20,30 +20,47 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 @dataclass(frozen=True, slots=True)
 class CheckResult(Generic[ModelT]):
-    """The validated model when the file is valid, else every problem found (sorted)."""
+    """The validated model when the file is valid, else every problem found (sorted).
+
+    `top_level_keys`: the keys of the document's top-level mapping, as written (empty when the
+    top level is not a mapping), so a caller can tell what kind of document it resembles."""
 
     instance: ModelT | None
     problems: tuple[Problem, ...]
+    top_level_keys: tuple[str, ...] = ()
 
 
 def check_yaml_bytes(
-    data: bytes, filename: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
+    data: bytes,
+    filename: str,
+    model: type[ModelT],
+    limits: LoadLimits = DEFAULT_LIMITS,
+    *,
+    file_size: int | None = None,
 ) -> CheckResult[ModelT]:
-    """Load `data` as YAML and validate it against `model`, collecting every problem."""
-    return check_yaml_bytes_with_document(data, filename, model, limits)[0]
+    """Load `data` as YAML and validate it against `model`, collecting every problem.
+
+    `file_size`: the size of the file `data` was read from, when only its start was read."""
+    return check_yaml_bytes_with_document(data, filename, model, limits, file_size=file_size)[0]
 
 
 def check_yaml_bytes_with_document(
-    data: bytes, filename: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
+    data: bytes,
+    filename: str,
+    model: type[ModelT],
+    limits: LoadLimits = DEFAULT_LIMITS,
+    *,
+    file_size: int | None = None,
 ) -> tuple[CheckResult[ModelT], YamlDocument | None]:
     """`check_yaml_bytes`, plus the loaded document (where each value starts) when loading got
     that far: for reports that point into a valid file, such as `safety-profile diff`."""
     try:
-        document = load_yaml_document(data, filename, limits)
+        document = load_yaml_document(data, filename, limits, file_size=file_size)
     except ProfileFileError as error:
         return CheckResult(None, error.problems), None
     problems = list(document.problems)
     instance = None
+    keys: tuple[str, ...] = ()
     if not document.built or document.already_reported(()):
         pass  # loading stopped, or the root itself is refused; the problems say why
     elif not isinstance(document.value, dict):
@@ -60,13 +77,14 @@ def check_yaml_bytes_with_document(
             )
         )
     else:
+        keys = tuple(str(key) for key in document.value)
         try:
             instance = model.model_validate(document.value)
         except ValidationError as error:
             problems.extend(problems_from_validation_error(error, document, model, filename))
     if problems:  # a duplicate key, say, fails the file even when the rest validates
-        return CheckResult(None, tuple(sorted(problems))), document
-    return CheckResult(instance, ()), document
+        return CheckResult(None, tuple(sorted(problems)), keys), document
+    return CheckResult(instance, (), keys), document
 
 
 def check_yaml_file(
@@ -74,10 +92,10 @@ def check_yaml_file(
 ) -> CheckResult[ModelT]:
     """Like `check_yaml_bytes`, reading the file; a file that cannot be read is a problem too."""
     try:
-        data = read_regular_file(path, limits)
+        file = read_regular_file(path, limits)
     except OSError as error:
         return CheckResult(None, (file_problem(error, path),))
-    return check_yaml_bytes(data, path, model, limits)
+    return check_yaml_bytes(file.data, path, model, limits, file_size=file.size)
 
 
 def load_yaml_file(
@@ -88,7 +106,8 @@ def load_yaml_file(
     Raises FileNotFoundError when it is missing, ProfileFileError (a ValueError) with every
     problem, each with file, line, column and field path, when it is not valid."""
     filename = os.fspath(path)
-    result = check_yaml_bytes(read_regular_file(filename, limits), filename, model, limits)
+    file = read_regular_file(filename, limits)
+    result = check_yaml_bytes(file.data, filename, model, limits, file_size=file.size)
     if result.instance is None:
         raise ProfileFileError(result.problems)
     return result.instance

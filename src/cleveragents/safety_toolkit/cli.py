@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.terminal_text import visible
 
+from .help_text import COMMAND_HELP, FORMAT_HELP, KIND_HELP
 from .kinds import KINDS
 
 if TYPE_CHECKING:
@@ -37,23 +38,13 @@ examples:
   safety-profile schema --path                           (for editors and other validators)
   safety-profile init                                    (a starter safety_profile.yaml)
   safety-profile check --kind action actions/*.yaml      (actions and their embedded profiles)
-  safety-profile resolve --action deploy.yaml --project project.safety_profile.yaml
+  safety-profile resolve --action actions/deploy.yaml --project project.safety_profile.yaml
   safety-profile diff old.safety_profile.yaml new.safety_profile.yaml
   safety-profile diff --git origin/main --format github  (does a pull request loosen a profile?)
 
+Run `safety-profile COMMAND --help` for a command's options and examples.
+
 exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
-"""
-
-
-RESOLVE_DESCRIPTION = """\
-Print the safety profile that applies to a plan and its provenance (PLAN, ACTION, PROJECT or
-GLOBAL): plan > action > project > global, the highest layer that sets a profile wins whole.
-
---action takes an ACTION file: its embedded safety_profile is the action layer (an action
-without one sets none), and its automation_profile is shown beside the result, with the
-overlapping flags the safety profile overrules. --plan, --project and --global take SAFETY
-PROFILE files. Without --global the built-in DEFAULT_SAFETY_PROFILE is the global layer.
-This command works in any mode: it shows what server-mode resolution decides.
 """
 
 
@@ -61,43 +52,6 @@ DIFF_USAGE = """\
 safety-profile diff [OPTIONS] OLD NEW
        safety-profile diff [OPTIONS] --git REV [--staged | --to REV2] [PATH ...]
        safety-profile diff [OPTIONS] --pre-commit [PATH ...]"""
-
-DIFF_DESCRIPTION = """\
-Say whether a change makes a safety profile less strict, field by field: one line per changed
-field with the field, old -> new, tightens or loosens, and its position in the new file.
-Invalid files are reported as `check` reports them.
-
-  OLD NEW                compare two files.
-  --git REV [PATH ...]   compare each profile file of the working tree with its content at
-                         REV (--staged: the staged content instead; --to REV2: REV2's).
-                         A file new since REV is reported as added; a deleted one loosens
-                         ("removed: the next layer applies"). Without PATH, the files named
-                         like the pre-commit hooks' (*safety_profile*.yaml, *safety-profile*.yml;
-                         --kind action: YAML files under an actions/ folder); with PATHs, every
-                         YAML file at or under them.
-  --pre-commit [PATH ...]  what the safety-profile-loosening hook runs: PRE_COMMIT_FROM_REF
-                         against PRE_COMMIT_TO_REF when pre-commit sets them (pre-push), else
-                         HEAD against the staged content.
-
---kind action compares the safety_profile of action files; an action that loses its profile
-loosens.
-
-which value is stricter (a key left out counts as its default):
-{rules}
-"""
-
-DIFF_EPILOG = """\
-examples:
-  safety-profile diff old.safety_profile.yaml new.safety_profile.yaml
-  safety-profile diff --git HEAD                         (uncommitted changes)
-  safety-profile diff --git HEAD --staged                (what the next commit changes)
-  safety-profile diff --git origin/main --format github  (a pull request, in GitHub Actions)
-  safety-profile diff --git v1.0 --to v1.1 --format sarif > strictness.sarif
-  safety-profile diff --kind action --git main actions/
-
-exit status: 0 nothing loosens, 1 a change loosens or a file is invalid, 2 usage error
-(an unknown revision, or --git outside a git repository, is a usage error too)
-"""
 
 SKIP_HINT = (
     "an intended loosening? commit it with the hook skipped once: "
@@ -185,7 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
-        "--traceback", action="store_true", help="show a traceback on internal errors"
+        "--traceback",
+        action="store_true",
+        help="show a traceback on internal errors, for a bug report (default: a one-line message)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # --traceback is accepted after the command too; SUPPRESS keeps the subcommand's parser
@@ -196,33 +152,53 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     def add_command(name: str, **options: Any) -> argparse.ArgumentParser:
-        return commands.add_parser(name, parents=[traceback_option], **options)
+        """A subcommand, with its summary, description, examples and exit status from
+        `COMMAND_HELP` (shown as written)."""
+        if name in COMMAND_HELP:
+            text = COMMAND_HELP[name]
+            written = {"help": text.summary, "description": text.description}
+            options = {**written, "epilog": text.epilog, **options}
+        return commands.add_parser(
+            name,
+            parents=[traceback_option],
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            **options,
+        )
 
     kinds = sorted(KINDS)
 
-    check = add_command(
-        "check",
-        help="validate files; report every problem with file, line, column and field",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    check = add_command("check")
+    check.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+    check.add_argument(
+        "--format",
+        dest="output_format",
+        choices=sorted(REPORTERS),
+        default="text",
+        help=FORMAT_HELP,
     )
-    check.add_argument("--kind", choices=kinds, default="profile", help="document kind")
-    check.add_argument("--format", dest="output_format", choices=sorted(REPORTERS), default="text")
-    check.add_argument("files", nargs="+", metavar="FILE")
-
-    schema = add_command("schema", help="print the JSON Schema (or its installed path)")
-    schema.add_argument("--kind", choices=kinds, default="profile")
-    schema.add_argument("--path", action="store_true", help="print the schema file's path")
-
-    show = add_command("show", help="print the effective document, defaults filled in")
-    show.add_argument("--kind", choices=kinds, default="profile")
-    show.add_argument("file", metavar="FILE")
-
-    init = add_command(
-        "init",
-        help="write a starter profile: every field at its default, commented, with the editor "
-        "modeline; never overwrites a file",
+    check.add_argument(
+        "files", nargs="+", metavar="FILE", help="a YAML file to check; give several at once"
     )
+
+    schema = add_command("schema")
+    schema.add_argument(
+        "--kind",
+        choices=kinds,
+        default="profile",
+        help="which schema: profile, the Safety Profile's; action, the action's "
+        "(default: %(default)s)",
+    )
+    schema.add_argument(
+        "--path",
+        action="store_true",
+        help="print the installed schema file's path, not the schema (default: the schema)",
+    )
+
+    show = add_command("show")
+    show.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+    show.add_argument("file", metavar="FILE", help="the YAML file to show")
+
+    init = add_command("init")
     init.add_argument(
         "file",
         metavar="FILE",
@@ -237,17 +213,22 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the installed schema file, which works offline)",
     )
 
-    resolve = add_command(
-        "resolve",
-        help="show which safety profile applies to a plan, and from which layer",
-        description=RESOLVE_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    resolve.add_argument("--plan", metavar="FILE", help="a safety profile file set on the plan")
+    resolve = add_command("resolve")
     resolve.add_argument(
-        "--action", metavar="FILE", help="an action file: its safety_profile is the action layer"
+        "--plan",
+        metavar="FILE",
+        help="a safety profile file set on the plan (default: none, the plan sets no profile)",
     )
-    resolve.add_argument("--project", metavar="FILE", help="the project's safety profile file")
+    resolve.add_argument(
+        "--action",
+        metavar="FILE",
+        help="an action file: its safety_profile is the action layer (default: none)",
+    )
+    resolve.add_argument(
+        "--project",
+        metavar="FILE",
+        help="the project's safety profile file (default: none)",
+    )
     resolve.add_argument(
         "--global",
         dest="global_profile",
@@ -259,43 +240,41 @@ def build_parser() -> argparse.ArgumentParser:
         dest="output_format",
         choices=["json", "text"],
         default="text",
-        help="text for people (default), json for scripts",
+        help="text, for people; json, for scripts (default: %(default)s)",
     )
     diff = add_command(
         "diff",
-        help="say whether a change makes a safety profile less strict, field by field",
         usage=DIFF_USAGE,
-        description=DIFF_DESCRIPTION.format(rules=_strictness_rules_text()),
-        epilog=DIFF_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=COMMAND_HELP["diff"].description.format(rules=_strictness_rules_text()),
     )
-    diff.add_argument(
-        "--kind",
-        choices=kinds,
-        default="profile",
-        help="profile files, or action files (their safety_profile)",
-    )
+    diff.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
     diff.add_argument(
         "--format",
         dest="output_format",
         choices=sorted(REPORTERS),
         default="text",
-        help="text for people (default), json for scripts, github for annotations in GitHub "
-        "Actions, sarif for code scanning",
+        help=FORMAT_HELP,
     )
-    diff.add_argument("--git", metavar="REV", help="compare with the files' content at REV")
+    diff.add_argument(
+        "--git",
+        metavar="REV",
+        help="compare the files with their content at REV, a commit, branch or tag "
+        "(default: compare two files, OLD NEW)",
+    )
     diff.add_argument(
         "--staged",
         action="store_true",
-        help="with --git: compare REV with the staged content, not the working tree",
+        help="with --git: compare REV with the staged content (default: the working tree)",
     )
     diff.add_argument(
-        "--to", metavar="REV2", help="with --git: compare REV with REV2, not the working tree"
+        "--to",
+        metavar="REV2",
+        help="with --git: compare REV with REV2 (default: the working tree)",
     )
     diff.add_argument(
         "--pre-commit",
         action="store_true",
-        help="what the pre-commit hook runs (see above)",
+        help="what the pre-commit hook runs, see above (default: off)",
     )
     diff.add_argument(
         "paths",
@@ -360,13 +339,21 @@ def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[Base
     return check_yaml_file, model
 
 
+def _use_kind(kind: str) -> str:
+    return f"use --kind {kind}"
+
+
 def run_check(options: CheckOptions) -> int:
+    from .kind_hint import kind_hints, with_hints_last
+
     check_yaml_file, model = _load_checker(options.kind)
     problems: list[Problem] = []
     for path in options.files:
-        problems.extend(check_yaml_file(path, model).problems)
-    problems.sort()
-    report = REPORTERS[options.output_format](problems, len(options.files), options.colour)
+        result = check_yaml_file(path, model)
+        problems += [*result.problems, *kind_hints(path, result, options.kind, _use_kind)]
+    report = REPORTERS[options.output_format](
+        with_hints_last(problems), len(options.files), options.colour
+    )
     _emit(report)
     return EXIT_INVALID if problems else EXIT_OK
 
@@ -381,12 +368,14 @@ def run_schema(kind: str, path_only: bool) -> int:
 
 
 def run_show(kind: str, path: str) -> int:
+    from .kind_hint import kind_hints
     from .show import render_effective
 
     check_yaml_file, model = _load_checker(kind)
     result = check_yaml_file(path, model)
     if result.instance is None:
-        _emit(REPORTERS["text"](result.problems, 1, _wants_colour(sys.stdout)))
+        problems = [*result.problems, *kind_hints(path, result, kind, _use_kind)]
+        _emit(REPORTERS["text"](problems, 1, _wants_colour(sys.stdout)))
         return EXIT_INVALID
     _emit(render_effective(result.instance, path))
     return EXIT_OK

@@ -243,7 +243,7 @@ def diff_files(kind: DocumentKind, old_path: str, new_path: str) -> DiffReport:
     versions, problems = [], []
     for path in (old_path, new_path):
         try:
-            versions.append(Version(path, read_regular_file(path)))
+            versions.append(Version(path, read_regular_file(path).data))
         except OSError as error:
             problems.append(file_problem(error, path))
     if problems:

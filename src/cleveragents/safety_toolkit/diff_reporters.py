@@ -147,7 +147,7 @@ def report_sarif(report: DiffReport, colour: bool) -> str:
                 finding.file,
                 finding.line,
                 finding.column,
-                failure=finding.verdict is Verdict.LOOSENS,
+                level="error" if finding.verdict is Verdict.LOOSENS else "none",
             )
         )
     return sarif_log(results)

@@ -251,7 +251,7 @@ class Repository:
                 try:
                     yield (
                         old,
-                        Version(name, read_regular_file(str(self.root / change.new_path))),
+                        Version(name, read_regular_file(str(self.root / change.new_path)).data),
                         name,
                     )
                 except OSError as error:  # a working-tree file that cannot be read

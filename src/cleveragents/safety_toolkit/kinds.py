@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class DocumentKind:
     name: str
+    label: str  # in messages: "a safety profile", "an action"
     schema_file: str
     model_path: str  # "module:attribute", imported only when this kind is checked
     files: str  # the pre-commit hook's `files` pattern (a regex on the repository path)
@@ -49,6 +50,7 @@ _PROFILE_FILE_NAME = r"(?i)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$"
 KINDS: dict[str, DocumentKind] = {
     "profile": DocumentKind(
         "profile",
+        "a safety profile",
         "safety_profile.schema.json",
         "cleveragents.domain.models.core.safety_profile:SafetyProfile",
         files=_PROFILE_FILE_NAME,
@@ -57,6 +59,7 @@ KINDS: dict[str, DocumentKind] = {
     ),
     "action": DocumentKind(
         "action",
+        "an action",
         "action.schema.json",
         "cleveragents.domain.models.core.action:Action",
         files=r"(?i)(^|/)actions/.*\.ya?ml$",

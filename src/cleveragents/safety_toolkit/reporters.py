@@ -1,5 +1,9 @@
 """One reporter per output format of `safety-profile check` (and of the problems `diff`
-and `resolve` report the same way)."""
+and `resolve` report the same way).
+
+Errors make a file invalid; hints (severity `hint`, e.g. "this looks like an action") only
+follow a file's errors: a `hint:` line in text, an element with `"severity": "hint"` in JSON,
+a `::notice` in GitHub Actions, a `note` in SARIF."""
 
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ from cleveragents.reading.terminal_text import visible
 Reporter = Callable[[Sequence[Problem], int, bool], str]
 
 
-RED, GREEN, RESET = "\033[31m", "\033[32m", "\033[0m"
+RED, GREEN, CYAN, RESET = "\033[31m", "\033[32m", "\033[36m", "\033[0m"
+_SEVERITY_COLOURS = {"error": RED, "hint": CYAN}
 
 
 def painted(text: str, colour_code: str, colour: bool) -> str:
@@ -20,15 +25,23 @@ def painted(text: str, colour_code: str, colour: bool) -> str:
 
 
 def problem_lines(problems: Sequence[Problem], colour: bool) -> list[str]:
-    """`FILE:LINE:COL: error: FIELD: message`, one line each."""
-    error = painted("error", RED, colour)
-    return [problem.render(error) for problem in problems]
+    """`FILE:LINE:COL: error: FIELD: message` (`FILE: hint: message` for a hint), one line
+    each."""
+    return [
+        problem.render(painted(problem.severity, _SEVERITY_COLOURS[problem.severity], colour))
+        for problem in problems
+    ]
+
+
+def invalid_files(problems: Sequence[Problem]) -> set[str]:
+    """The files with an error (a hint alone does not make a file invalid)."""
+    return {problem.file for problem in problems if problem.severity == "error"}
 
 
 def report_text(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
     """`FILE:LINE:COL: error: FIELD: message`, one line each, then a summary line."""
     lines = problem_lines(problems, colour)
-    failed = len({problem.file for problem in problems})
+    failed = len(invalid_files(problems))
     plural = "" if files_checked == 1 else "s"
     if failed:
         lines.append(f"{failed} of {files_checked} file{plural} invalid")
@@ -38,7 +51,8 @@ def report_text(problems: Sequence[Problem], files_checked: int, colour: bool) -
 
 
 def problem_json(problem: Problem) -> dict[str, object]:
-    """{file, line, column, path, message, rule}; null line/column for a whole file."""
+    """{file, line, column, path, message, rule, severity}; null line/column for a whole file;
+    severity `error` or `hint`."""
     return {
         "file": problem.file,
         "line": problem.line or None,
@@ -46,11 +60,13 @@ def problem_json(problem: Problem) -> dict[str, object]:
         "path": problem.path,
         "message": problem.message,
         "rule": problem.rule,
+        "severity": problem.severity,
     }
 
 
 def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """A JSON array of {file, line, column, path, message, rule}; null line/column for files.
+    """A JSON array of {file, line, column, path, message, rule, severity}; null line/column
+    for the file as a whole.
 
     Exact: strings are what the file and its name hold. ASCII only (json.dumps' default), so
     control, bidi and format characters are `\\u` escapes a terminal shows as text, and the
@@ -85,13 +101,15 @@ def github_command(
 
 def problem_github_command(problem: Problem) -> str:
     field = f"{visible(problem.path)}: " if problem.path else ""
+    command = "error" if problem.severity == "error" else "notice"
     return github_command(
-        "error", problem.file, problem.line, problem.column, problem.rule, field + problem.message
+        command, problem.file, problem.line, problem.column, problem.rule, field + problem.message
     )
 
 
 def report_github(problems: Sequence[Problem], files_checked: int, colour: bool) -> str:
-    """GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::…`."""
+    """GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::…`, and
+    `::notice` for a hint."""
     return "".join(problem_github_command(problem) for problem in problems)
 
 

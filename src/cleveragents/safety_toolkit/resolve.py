@@ -31,6 +31,7 @@ from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_file
 
 from .diff import change_text
+from .kind_hint import kind_hints, with_hints_last
 from .show import marked_lines, yaml_key, yaml_value
 
 __all__ = ["LooserNote", "Resolution", "render_json", "render_text", "resolve_files"]
@@ -69,6 +70,14 @@ class Resolution:
         return self.files.get(self.ref.provenance)
 
 
+def _as_profile_layer(kind: str) -> str:
+    return "pass it with --plan, --project or --global"
+
+
+def _as_action(kind: str) -> str:
+    return "pass it with --action"
+
+
 def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, list[Problem]]:
     """Load each layer's file and resolve. The ACTION file is an action (its `safety_profile`
     is the action layer); the others are safety profile files. Problems in any file: no
@@ -79,18 +88,18 @@ def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, l
     for provenance, path in files.items():
         if provenance is Provenance.ACTION:
             action = check_yaml_file(path, Action)
-            problems.extend(action.problems)
+            problems += [*action.problems, *kind_hints(path, action, "action", _as_profile_layer)]
             if action.instance is not None:
                 automation = action.instance.automation_profile
                 if action.instance.safety_profile is not None:
                     profiles[provenance] = action.instance.safety_profile
         else:
             profile = check_yaml_file(path, SafetyProfile)
-            problems.extend(profile.problems)
+            problems += [*profile.problems, *kind_hints(path, profile, "profile", _as_action)]
             if profile.instance is not None:
                 profiles[provenance] = profile.instance
     if problems:
-        return None, sorted(problems)
+        return None, with_hints_last(problems)
     ref = resolve_safety_profile_ref(
         plan_profile=profiles.get(Provenance.PLAN),
         action_profile=profiles.get(Provenance.ACTION),

@@ -40,7 +40,9 @@ class SarifResult:
     file: str
     line: int  # 0: the whole file
     column: int
-    failure: bool = True  # False: informational (a tightening, an added profile)
+    # "error" (a failure), "note" (a hint beside a file's errors) or "none" (informational: a
+    # tightening, an added profile).
+    level: str = "error"
 
 
 def _artifact_uri(file: str) -> str:
@@ -102,8 +104,8 @@ def sarif_log(results: Sequence[SarifResult]) -> str:
                 "ruleId": result.rule.id,
                 "ruleIndex": index[result.rule.id],
                 # A result that is not a failure has no level but "none" (SARIF 3.27.9).
-                "kind": "fail" if result.failure else "informational",
-                "level": "error" if result.failure else "none",
+                "kind": "informational" if result.level == "none" else "fail",
+                "level": result.level,
                 "message": {"text": result.message},
                 "locations": [_location(result)],
             }
@@ -175,4 +177,5 @@ def problem_result(problem: Problem) -> SarifResult:
         problem.file,
         problem.line,
         problem.column,
+        "error" if problem.severity == "error" else "note",
     )

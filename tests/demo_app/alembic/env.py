@@ -1,6 +1,7 @@
 """The demo application's Alembic environment, as `alembic init` makes it, plus two common
 choices: SQLite enforces foreign keys, and a caller may pass its own connection
-(`config.attributes["connection"]`, Alembic's cookbook recipe for programmatic use)."""
+(`config.attributes["connection"]`, Alembic's cookbook recipe for programmatic use).
+`alembic revision` refuses to write into the installed package, as the README sets up."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 from alembic import context
 from demo_models import Base
 from sqlalchemy import Connection, engine_from_config, event, pool
+
+from cleveragents.persistence.migrations import keep_revisions_out_of_package
 
 config = context.config
 target_metadata = Base.metadata
@@ -26,13 +29,19 @@ def run_migrations_offline() -> None:
         target_metadata=target_metadata,
         literal_binds=True,
         render_as_batch=True,
+        process_revision_directives=keep_revisions_out_of_package,
     )
     with context.begin_transaction():
         context.run_migrations()
 
 
 def _run_on(connection: Connection) -> None:
-    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=True,
+        process_revision_directives=keep_revisions_out_of_package,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -47,7 +56,8 @@ def run_migrations_online() -> None:
         prefix="sqlalchemy.",
         poolclass=pool.NullPool,
     )
-    event.listen(engine, "connect", _enforce_foreign_keys)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _enforce_foreign_keys)
     with engine.connect() as connection:
         _run_on(connection)
 

@@ -24,12 +24,14 @@ from pydantic_core import PydanticCustomError
 from cleveragents.domain.models.core.always_validated import AlwaysValidated
 from cleveragents.domain.models.core.document_loading import LoadableDocument
 from cleveragents.domain.models.core.strictness import compare_profiles
+from cleveragents.reading.problems import ProfileFileError
 from cleveragents.schema_models.safety_profile_schema import SafetyProfile as _SchemaSafetyProfile
 
 __all__ = [
     "DEFAULT_SAFETY_PROFILE",
     "MODE_ENVIRONMENT_VARIABLE",
     "Mode",
+    "ProfileFileError",
     "Provenance",
     "SafetyProfile",
     "SafetyProfileRef",

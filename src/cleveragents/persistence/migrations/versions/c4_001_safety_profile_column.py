@@ -15,6 +15,10 @@ import sqlalchemy as sa
 from alembic import context, op
 from alembic.util import CommandError
 
+from cleveragents.persistence.migrations.folder import refuse_foreign_revision_files
+
+refuse_foreign_revision_files()  # Alembic loads every revision file before any command runs
+
 revision = "c4_001_safety_profile_column"
 down_revision = None
 branch_labels = ("cleveragents_safety_profile",)

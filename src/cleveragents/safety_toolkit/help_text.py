@@ -1,0 +1,169 @@
+"""The help of each `safety-profile` command: its one-line summary, description, examples
+and exit status, in one style (`--help` shows the examples and exit status after the options).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["COMMAND_HELP", "FORMAT_HELP", "KIND_HELP", "CommandHelp"]
+
+CHECK_DESCRIPTION = """\
+Validate YAML files as Safety Profiles (the default) or actions, and report every problem of
+every file, sorted by file and line, each with its file, line, column and field. A file that
+looks like the other kind gets a hint (`--kind action`); it is still checked as the kind asked
+for. Files are only read, never written.
+"""
+
+SCHEMA_DESCRIPTION = """\
+Print the JSON Schema (draft 2020-12) of a document kind, or the path of the installed schema
+file, for editors and other JSON Schema validators.
+"""
+
+SHOW_DESCRIPTION = """\
+Print the effective document: every field, defaults filled in, each line marked `# from file`
+or `# default`. An invalid file is reported as `check` reports it, and nothing is shown.
+"""
+
+INIT_DESCRIPTION = """\
+Write a starter Safety Profile: every field at its default, each under its description, and
+first the modeline from which editors (yaml-language-server) read the schema. Never overwrites
+a file.
+"""
+
+RESOLVE_DESCRIPTION = """\
+Print the safety profile that applies to a plan and its provenance (PLAN, ACTION, PROJECT or
+GLOBAL): plan > action > project > global, the highest layer that sets a profile wins whole.
+
+--action takes an ACTION file: its embedded safety_profile is the action layer (an action
+without one sets none), and its automation_profile is shown beside the result, with the
+overlapping flags the safety profile overrules. --plan, --project and --global take SAFETY
+PROFILE files. Without --global the built-in DEFAULT_SAFETY_PROFILE is the global layer.
+This command works in any mode: it shows what server-mode resolution decides.
+"""
+
+DIFF_DESCRIPTION = """\
+Say whether a change makes a safety profile less strict, field by field: one line per changed
+field with the field, old -> new, tightens or loosens, and its position in the new file.
+Invalid files are reported as `check` reports them.
+
+  OLD NEW                compare two files.
+  --git REV [PATH ...]   compare each profile file of the working tree with its content at
+                         REV (--staged: the staged content instead; --to REV2: REV2's).
+                         A file new since REV is reported as added; a deleted one loosens
+                         ("removed: the next layer applies"). Without PATH, the files named
+                         like the pre-commit hooks' (*safety_profile*.yaml, *safety-profile*.yml
+                         in any case; --kind action: YAML files under an actions/ folder); with
+                         PATHs, every YAML file at or under them.
+  --pre-commit [PATH ...]  what the safety-profile-loosening hook runs: PRE_COMMIT_FROM_REF
+                         against PRE_COMMIT_TO_REF when pre-commit sets them (pre-push), else
+                         HEAD against the staged content.
+
+--kind action compares the safety_profile of action files; an action that loses its profile
+loosens.
+
+which value is stricter (a key left out counts as its default):
+{rules}
+"""
+
+FORMAT_HELP = (
+    "how to report: text, a line per problem and a summary; json, an array of {file, line, "
+    "column, path, message, rule, severity}; github, GitHub Actions annotations; sarif, a "
+    "SARIF 2.1.0 log for code scanning (default: %(default)s)"
+)
+
+KIND_HELP = (
+    "what the file is: profile, a Safety Profile file; action, an action file with its "
+    "embedded safety_profile (default: %(default)s)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandHelp:
+    summary: str  # the command's line in `safety-profile --help`
+    description: str
+    examples: Sequence[tuple[str, str]]  # (command line, what it shows, or "")
+    exit_status: str
+
+    @property
+    def epilog(self) -> str:
+        """The end of `--help`: the examples, then the exit status."""
+        width = max((len(command) for command, note in self.examples if note), default=0)
+        lines = [f"  {command:<{width}}  {note}".rstrip() for command, note in self.examples]
+        return "examples:\n" + "\n".join(lines) + f"\n\nexit status: {self.exit_status}\n"
+
+
+COMMAND_HELP = {
+    "check": CommandHelp(
+        "validate files; report every problem with file, line, column and field",
+        CHECK_DESCRIPTION,
+        [
+            ("safety-profile check safety_profile.yaml", ""),
+            ("safety-profile check --format json profiles/*.yaml", "(for scripts)"),
+            ("safety-profile check --format github profiles/*.yaml", "(GitHub annotations)"),
+            ("safety-profile check --kind action actions/*.yaml", "(actions)"),
+        ],
+        "0 all files valid, 1 a file is invalid or unreadable, 2 usage error",
+    ),
+    "schema": CommandHelp(
+        "print the JSON Schema (or its installed path)",
+        SCHEMA_DESCRIPTION,
+        [
+            ("safety-profile schema", "(the Safety Profile schema)"),
+            ("safety-profile schema --path", "(the installed file, for editors)"),
+            ("safety-profile schema --kind action --path", ""),
+        ],
+        "0, 2 usage error",
+    ),
+    "show": CommandHelp(
+        "print the effective document, defaults filled in",
+        SHOW_DESCRIPTION,
+        [
+            ("safety-profile show safety_profile.yaml", ""),
+            ("safety-profile show --kind action actions/deploy.yaml", "(nested profile too)"),
+        ],
+        "0 shown, 1 the file is invalid or unreadable, 2 usage error",
+    ),
+    "init": CommandHelp(
+        "write a starter profile: every field at its default, commented, with the editor "
+        "modeline; never overwrites a file",
+        INIT_DESCRIPTION,
+        [
+            ("safety-profile init", "(writes safety_profile.yaml)"),
+            ("safety-profile init prod.safety_profile.yaml", ""),
+            ("safety-profile init --schema https://example.com/safety_profile.schema.json", ""),
+        ],
+        "0 written, 1 FILE exists or cannot be written, 2 usage error",
+    ),
+    "resolve": CommandHelp(
+        "show which safety profile applies to a plan, and from which layer",
+        RESOLVE_DESCRIPTION,
+        [
+            (
+                "safety-profile resolve --action actions/deploy.yaml "
+                "--project project.safety_profile.yaml",
+                "",
+            ),
+            (
+                "safety-profile resolve --plan plan.safety_profile.yaml --format json",
+                "(for scripts)",
+            ),
+        ],
+        "0 resolved, 1 a file is invalid or unreadable, 2 usage error",
+    ),
+    "diff": CommandHelp(
+        "say whether a change makes a safety profile less strict, field by field",
+        DIFF_DESCRIPTION,  # {rules}: the strictness rules, filled in by the CLI
+        [
+            ("safety-profile diff old.safety_profile.yaml new.safety_profile.yaml", ""),
+            ("safety-profile diff --git HEAD", "(uncommitted changes)"),
+            ("safety-profile diff --git HEAD --staged", "(what the next commit changes)"),
+            ("safety-profile diff --git origin/main --format github", "(a pull request)"),
+            ("safety-profile diff --git v1.0 --to v1.1 --format sarif", "(code scanning)"),
+            ("safety-profile diff --kind action --git main actions/", ""),
+        ],
+        "0 nothing loosens, 1 a change loosens or a file is invalid, 2 usage error (an unknown "
+        "revision, or --git outside a git repository, is a usage error too)",
+    ),
+}

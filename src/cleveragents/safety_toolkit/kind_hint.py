@@ -1,0 +1,64 @@
+"""Does a document checked as one kind look like another? The hint `check`, `show` and
+`resolve` add to a failed file's problems.
+
+Decided from the top-level keys alone: the other kind's fields are present and make up most
+of the keys, and this kind's fields are fewer. The file is still checked as the kind asked
+for: a security check never chooses its own rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
+
+from cleveragents.reading.problems import Problem
+from cleveragents.reading.validation import CheckResult
+
+from .kinds import KINDS
+
+__all__ = ["KIND_HINT_RULE", "hint_problem", "kind_hints", "resembled_kind", "with_hints_last"]
+
+KIND_HINT_RULE = "kind.hint"
+
+
+def _field_names(kind: str) -> frozenset[str]:
+    fields = KINDS[kind].model().model_fields
+    return frozenset(fields) | {field.alias for field in fields.values() if field.alias}
+
+
+def resembled_kind(keys: Collection[str], checked: str) -> str | None:
+    """The kind whose fields `keys` (a document's top-level keys) are, when it is not `checked`
+    and most of the keys are its fields; else None."""
+    present = set(keys)
+    own = len(present & _field_names(checked))
+    for other in KINDS:
+        if other == checked:
+            continue
+        theirs = len(present & _field_names(other))
+        if theirs > own and 2 * theirs > len(present):
+            return other
+    return None
+
+
+def hint_problem(file: str, resembled: str, checked: str, advice: str) -> Problem:
+    """`FILE: hint: this looks like an action, not a safety profile: ADVICE`."""
+    message = f"this looks like {KINDS[resembled].label}, not {KINDS[checked].label}: {advice}"
+    return Problem(file, 0, 0, "", message, KIND_HINT_RULE, "hint")
+
+
+def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
+    """Sorted by file, each file's errors in order, then its hints."""
+    return sorted(problems, key=lambda problem: (problem.file, problem.severity == "hint", problem))
+
+
+def kind_hints(
+    file: str, result: CheckResult[Any], checked: str, advice: Callable[[str], str]
+) -> list[Problem]:
+    """The hint for a file that failed as `checked` but looks like another kind (none when it
+    passed, or does not); `advice(kind)` says what to do, e.g. "use --kind action"."""
+    if not result.problems or not result.top_level_keys:
+        return []
+    resembled = resembled_kind(result.top_level_keys, checked)
+    if resembled is None:
+        return []
+    return [hint_problem(file, resembled, checked, advice(resembled))]

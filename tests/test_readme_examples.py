@@ -1,0 +1,169 @@
+"""Every example of the README works as shown, pasted at the repository root.
+
+The shell blocks run in bash and must succeed; each `$ command` of a console block prints
+exactly the output shown under it; the Python sessions (`pycon`) run with doctest. They run in
+a copy of the repository (with this virtual environment as its `.venv`), so what they write
+(`safety-profile init`, the model generator) never touches this checkout. A few blocks are
+run elsewhere or by hand, each for the reason given in NOT_RUN_HERE.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT
+from readme import FENCED_BLOCK, code_blocks, readme_text
+
+BIN = Path(sys.executable).parent
+
+# The first words of a block, and why this test does not run it.
+NOT_RUN_HERE = {
+    "python3 -m venv .venv": "the set-up commands: they install from the package index and run "
+    "the whole suite, which is what CI does (.ci/run)",
+    ".venv/bin/pip install atheris": "installs atheris from the package index and runs a "
+    "million inputs: a long fuzzing run, by hand",
+}
+# Blocks of these subsections run from an empty folder, not the repository root.
+ELSEWHERE = {
+    "A new application, step by step": "tests/test_db_setup.py",
+    "JSONB on PostgreSQL, JSON text elsewhere": "tests/test_db_setup.py",
+    # These need files that differ and a git repository with history: made there.
+    "`safety-profile diff`": "tests/test_readme_diff.py",
+    "Against git: `--git REV [PATH...]`": "tests/test_readme_diff.py",
+    "The pre-commit hook `safety-profile-loosening`": "tests/test_readme_diff.py",
+    "In a pull request (GitHub Actions)": "tests/test_readme_diff.py",
+    "In `resolve`": "tests/test_readme_diff.py",
+}
+
+
+def all_blocks() -> list[tuple[str, str, str]]:
+    """(heading, language, text) of every fenced block, under its nearest heading."""
+    blocks = []
+    heading = ""
+    for part in re.split(r"^(#{2,3} .*)$", readme_text(), flags=re.MULTILINE):
+        if re.match(r"#{2,3} ", part):
+            heading = part.lstrip("# ").strip()
+            continue
+        blocks += [
+            (heading, language, text)
+            for language, text in (
+                (match.group(2), match.group(3)) for match in FENCED_BLOCK.finditer(part)
+            )
+        ]
+    return blocks
+
+
+def runnable(language: str) -> list[tuple[str, str]]:
+    return [
+        (heading, text)
+        for heading, block_language, text in all_blocks()
+        if block_language == language and heading not in ELSEWHERE
+    ]
+
+
+def shell_blocks() -> list[str]:
+    return [text for _, text in runnable("sh") if not text.startswith(tuple(NOT_RUN_HERE))]
+
+
+@pytest.fixture(scope="module")
+def repository_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This checkout's files (tracked and new, not ignored), with this venv as `.venv`."""
+    copy = tmp_path_factory.mktemp("repository")
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = REPO_ROOT / name
+        if source.is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copy / name, follow_symlinks=False)
+    (copy / ".venv").symlink_to(Path(sys.prefix))
+    return copy
+
+
+def bash(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=cwd,
+        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_every_block_is_run_here_or_elsewhere() -> None:
+    languages = {language for _, language, _ in all_blocks()}
+    # Files to create (yaml, json, ini), SQL and sample output are checked by the tests that
+    # use them; code is run here, or by tests/test_db_setup.py.
+    assert languages <= {"sh", "console", "pycon", "python", "yaml", "json", "ini", "sql", "text"}
+    python_outside = [
+        heading for heading, language, _ in all_blocks()
+        if language == "python" and heading not in {*ELSEWHERE, "Reading and writing"}
+    ]  # fmt: skip
+    assert python_outside == [], "Python examples are pycon sessions, so that doctest runs them"
+    skipped = [text for _, text in runnable("sh") if text.startswith(tuple(NOT_RUN_HERE))]
+    assert len(skipped) == len(NOT_RUN_HERE)
+
+
+@pytest.mark.parametrize("script", shell_blocks(), ids=lambda script: script.splitlines()[0][:60])
+def test_shell_example_runs_from_the_repository_root(script: str, repository_copy: Path) -> None:
+    result = bash(script, repository_copy)
+    assert result.returncode == 0, f"{script}\n{result.stdout}{result.stderr}"
+
+
+def console_sessions() -> list[tuple[str, str]]:
+    """(command, expected output) of every `$ command` in a console block."""
+    sessions = []
+    for _, text in runnable("console"):
+        for chunk in re.split(r"^\$ ", text, flags=re.MULTILINE)[1:]:
+            lines = chunk.splitlines(keepends=True)
+            command = lines.pop(0)
+            while command.rstrip("\n").endswith("\\"):
+                command += lines.pop(0)
+            sessions.append((command.strip(), "".join(lines)))
+    return sessions
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [pytest.param(command, expected, id=command[:60]) for command, expected in console_sessions()],
+)
+def test_console_example_prints_what_the_readme_shows(
+    command: str, expected: str, repository_copy: Path
+) -> None:
+    result = bash(command, repository_copy)
+    assert result.returncode in (0, 1), result.stderr  # 1: the example shows invalid files
+    assert result.stdout == expected
+
+
+@pytest.mark.parametrize(
+    "session", [text for _, text in runnable("pycon")], ids=lambda text: text.split("\n")[0][4:60]
+)
+def test_python_session_prints_what_the_readme_shows(
+    session: str, repository_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repository_copy)
+    test = doctest.DocTestParser().get_doctest(session, {}, "README.md", "README.md", 0)
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+    assert runner.tries == len(test.examples) > 0
+
+
+def test_readme_persistence_steps_are_run_by_the_setup_test() -> None:
+    steps = code_blocks("Persistence (optional [db] extra)", "A new application, step by step")
+    setup_test = (REPO_ROOT / "tests" / "test_db_setup.py").read_text(encoding="utf-8")
+    assert steps
+    assert 'STEPS = "A new application, step by step"' in setup_test
