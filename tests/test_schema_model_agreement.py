@@ -13,6 +13,7 @@ from typing import Any
 
 import jsonschema
 from conftest import PROFILE_SCHEMA_PATH, model_accepts
+from document_strategies import candidate_profiles, json_values
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
@@ -52,74 +53,6 @@ def extra_rules_hold(instance: dict[str, Any]) -> bool:
     per_plan, total = (instance.get(cost) for cost in COSTS)
     numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (per_plan, total))
     return not (numbers and per_plan > total)
-
-
-# Values at the edges of what some field accepts, where a lax or over-strict model would show.
-edge_values = st.sampled_from(
-    [
-        0,
-        3,
-        100,
-        101,
-        -1,
-        3.0,
-        100.0,
-        101.0,
-        3.5,
-        0.0,
-        -0.0,
-        -0.5,
-        1e308,
-        10**400,
-        -(10**400),
-        math.nan,
-        math.inf,
-        -math.inf,
-        "3",
-        "3.0",
-        "true",
-        "false",
-        "no",
-        "null",
-        "",
-        True,
-        False,
-        None,
-        [],
-        ["code"],
-        [" code ", "", "code"],
-        ["code", 1],
-        ["code", None],
-        {},
-        {"a": 1},
-    ]
-)
-json_scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**20), max_value=10**20)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=8)
-)
-json_values = edge_values | st.recursive(
-    json_scalars,
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=3)
-    ),
-    max_leaves=8,
-)
-near_miss_keys = st.sampled_from(FIELDS) | st.sampled_from(
-    ["allow_unsafe_tool", "Require_sandbox", "max_retries", "", "extra"]
-)
-
-
-def _with_one_change(valid: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
-    """A schema-valid instance with one key set to an arbitrary value: near misses are where
-    the schema and the model could disagree."""
-    return {**valid, key: value}
-
-
-candidate_profiles = st.builds(_with_one_change, from_schema(SCHEMA), near_miss_keys, json_values)
 
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])

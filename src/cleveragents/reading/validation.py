@@ -8,10 +8,10 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .describe import describe_value
-from .document import YamlDocument, load_yaml_document
-from .files import file_problem, read_regular_file
+from .document import YamlDocument
+from .files import read_regular_file
 from .limits import DEFAULT_LIMITS, LoadLimits
+from .loaded_file import LoadedFile, load_bytes, load_file
 from .messages import problems_from_validation_error
 from .problems import Problem, ProfileFileError
 
@@ -28,6 +28,21 @@ class CheckResult(Generic[ModelT]):
     instance: ModelT | None
     problems: tuple[Problem, ...]
     top_level_keys: tuple[str, ...] = ()
+
+
+def check_loaded(loaded: LoadedFile, model: type[ModelT], filename: str) -> CheckResult[ModelT]:
+    """Validate what `load_file` or `load_bytes` loaded against `model`, adding the model's
+    problems to the loader's."""
+    problems = list(loaded.problems)
+    instance = None
+    if loaded.mapping is not None and loaded.document is not None:
+        try:
+            instance = model.model_validate(loaded.mapping)
+        except ValidationError as error:
+            problems.extend(problems_from_validation_error(error, loaded.document, model, filename))
+    if problems:  # a duplicate key, say, fails the file even when the rest validates
+        return CheckResult(None, tuple(sorted(problems)), loaded.top_level_keys)
+    return CheckResult(instance, (), loaded.top_level_keys)
 
 
 def check_yaml_bytes(
@@ -54,48 +69,15 @@ def check_yaml_bytes_with_document(
 ) -> tuple[CheckResult[ModelT], YamlDocument | None]:
     """`check_yaml_bytes`, plus the loaded document (where each value starts) when loading got
     that far: for reports that point into a valid file, such as `safety-profile diff`."""
-    try:
-        document = load_yaml_document(data, filename, limits, file_size=file_size)
-    except ProfileFileError as error:
-        return CheckResult(None, error.problems), None
-    problems = list(document.problems)
-    instance = None
-    keys: tuple[str, ...] = ()
-    if not document.built or document.already_reported(()):
-        pass  # loading stopped, or the root itself is refused; the problems say why
-    elif not isinstance(document.value, dict):
-        found = "an empty document" if document.empty else describe_value(document.value)
-        line, column = document.position(())
-        problems.append(
-            Problem(
-                filename,
-                line,
-                column,
-                "$",
-                f"the top level is {found}; expected a mapping of field names to values",
-                "root-type",
-            )
-        )
-    else:
-        keys = tuple(str(key) for key in document.value)
-        try:
-            instance = model.model_validate(document.value)
-        except ValidationError as error:
-            problems.extend(problems_from_validation_error(error, document, model, filename))
-    if problems:  # a duplicate key, say, fails the file even when the rest validates
-        return CheckResult(None, tuple(sorted(problems)), keys), document
-    return CheckResult(instance, (), keys), document
+    loaded = load_bytes(data, filename, limits, file_size=file_size)
+    return check_loaded(loaded, model, filename), loaded.document
 
 
 def check_yaml_file(
     path: str, model: type[ModelT], limits: LoadLimits = DEFAULT_LIMITS
 ) -> CheckResult[ModelT]:
     """Like `check_yaml_bytes`, reading the file; a file that cannot be read is a problem too."""
-    try:
-        file = read_regular_file(path, limits)
-    except OSError as error:
-        return CheckResult(None, (file_problem(error, path),))
-    return check_yaml_bytes(file.data, path, model, limits, file_size=file.size)
+    return check_loaded(load_file(path, limits), model, path)
 
 
 def load_yaml_file(

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.terminal_text import visible
@@ -22,12 +22,15 @@ from .kinds import KINDS
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.validation import CheckResult
 
     from .git_versions import GitComparison
 from .reporters import REPORTERS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
+Accepts = Callable[[dict[str, Any]], bool]
 
 EPILOG = """\
 examples:
@@ -325,32 +328,67 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
     )
 
 
-def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
-    """Import the validation path and build the model with the garbage collector paused:
-    start-up is most of a pre-commit run, and collections during these imports only cost."""
+def _with_gc_paused(build: Callable[[], T]) -> T:
+    """`build()`, importing and building with the garbage collector paused: start-up is most
+    of a pre-commit run, and collections during these imports only cost."""
     gc.disable()
     try:
-        from cleveragents.reading.validation import check_yaml_file
-
-        model = KINDS[kind].model()
+        return build()
     finally:
         gc.freeze()  # what start-up built lives as long as the process
         gc.enable()
-    return check_yaml_file, model
+
+
+def _import_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
+    from cleveragents.reading.validation import check_yaml_file
+
+    return check_yaml_file, KINDS[kind].model()
+
+
+def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
+    """The validation path and the kind's model (pydantic)."""
+    return _with_gc_paused(lambda: _import_checker(kind))
 
 
 def _use_kind(kind: str) -> str:
     return f"use --kind {kind}"
 
 
-def run_check(options: CheckOptions) -> int:
-    from .kind_hint import kind_hints, with_hints_last
+def _import_acceptance(kind: str) -> tuple[Callable[[str], LoadedFile], Accepts]:
+    from cleveragents.reading.loaded_file import load_file
 
-    check_yaml_file, model = _load_checker(options.kind)
+    return load_file, KINDS[kind].acceptance()
+
+
+def _import_problem_finder(kind: str) -> Callable[[LoadedFile, str], list[Problem]]:
+    from cleveragents.reading.validation import check_loaded
+
+    from .kind_hint import kind_hints
+
+    model = KINDS[kind].model()
+
+    def problems(loaded: LoadedFile, path: str) -> list[Problem]:
+        result = check_loaded(loaded, model, path)
+        return [*result.problems, *kind_hints(path, result, kind, _use_kind)]
+
+    return problems
+
+
+def run_check(options: CheckOptions) -> int:
+    """Each file is loaded and, when it is valid, accepted without pydantic (see `acceptance`):
+    only a file that is not valid goes through the model, whose problems the report gives."""
+    from .kind_hint import with_hints_last
+
+    load_file, accepts = _with_gc_paused(lambda: _import_acceptance(options.kind))
+    find_problems: Callable[[LoadedFile, str], list[Problem]] | None = None
     problems: list[Problem] = []
     for path in options.files:
-        result = check_yaml_file(path, model)
-        problems += [*result.problems, *kind_hints(path, result, options.kind, _use_kind)]
+        loaded = load_file(path)
+        if loaded.accepted_by(accepts):
+            continue
+        if find_problems is None:  # the first file that is not valid
+            find_problems = _with_gc_paused(lambda: _import_problem_finder(options.kind))
+        problems += find_problems(loaded, path)
     report = REPORTERS[options.output_format](
         with_hints_last(problems), len(options.files), options.colour
     )

@@ -9,12 +9,14 @@ for: a security check never chooses its own rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cleveragents.reading.problems import Problem
-from cleveragents.reading.validation import CheckResult
 
 from .kinds import KINDS
+
+if TYPE_CHECKING:
+    from cleveragents.reading.validation import CheckResult
 
 __all__ = ["KIND_HINT_RULE", "hint_problem", "kind_hints", "resembled_kind", "with_hints_last"]
 

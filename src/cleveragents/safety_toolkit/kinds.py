@@ -1,16 +1,24 @@
-"""The kinds of document the toolkit checks: each with its schema file, its model, the file
-names its pre-commit hook matches and where in it the safety profile sits."""
+"""The kinds of document the toolkit checks: each with its schema file, its model, what accepts
+a valid document without the model, the file names its pre-commit hook matches and where in it
+the safety profile sits."""
 
 from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+
+def _imported(path: str) -> Any:
+    """The attribute `module:attribute` names, imported only when it is needed."""
+    module_name, attribute = path.split(":")
+    return getattr(importlib.import_module(module_name), attribute)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +27,9 @@ class DocumentKind:
     label: str  # in messages: "a safety profile", "an action"
     schema_file: str
     model_path: str  # "module:attribute", imported only when this kind is checked
+    # "module:attribute": a function that says whether the model accepts a loaded document,
+    # without importing pydantic (see `acceptance`)
+    acceptance_path: str
     files: str  # the pre-commit hook's `files` pattern (a regex on the repository path)
     exclude: str | None  # and its `exclude` pattern
     profile_field: str | None  # the field holding the safety profile; None: the whole document
@@ -39,9 +50,12 @@ class DocumentKind:
         return Path(str(resource))
 
     def model(self) -> type[BaseModel]:
-        module_name, attribute = self.model_path.split(":")
-        model: type[BaseModel] = getattr(importlib.import_module(module_name), attribute)
+        model: type[BaseModel] = _imported(self.model_path)
         return model
+
+    def acceptance(self) -> Callable[[dict[str, Any]], bool]:
+        accepts: Callable[[dict[str, Any]], bool] = _imported(self.acceptance_path)
+        return accepts
 
 
 # The hooks' patterns (.pre-commit-hooks.yaml; a test keeps them equal): names in any case.
@@ -53,6 +67,7 @@ KINDS: dict[str, DocumentKind] = {
         "a safety profile",
         "safety_profile.schema.json",
         "cleveragents.domain.models.core.safety_profile:SafetyProfile",
+        "cleveragents.domain.models.core.acceptance:accepts_profile",
         files=_PROFILE_FILE_NAME,
         exclude=None,
         profile_field=None,
@@ -62,6 +77,7 @@ KINDS: dict[str, DocumentKind] = {
         "an action",
         "action.schema.json",
         "cleveragents.domain.models.core.action:Action",
+        "cleveragents.domain.models.core.acceptance:accepts_action",
         files=r"(?i)(^|/)actions/.*\.ya?ml$",
         # A safety profile file kept beside actions is a profile, not an action; anything under
         # .github/ is GitHub's own (composite actions), not a CleverAgents action.

@@ -6,7 +6,7 @@ types `safety_profile` with the generated SafetyProfile; here it is the hand-wri
 normalisation, deep immutability), and errors inside it carry their dotted path, such as
 `safety_profile.max_retries_per_step`. Top-level keys the schema does not describe belong to
 other parts of CleverAgents and are kept as written (`model_extra`), except keys that would pass
-for an action field or a profile field (see `action_keys`).
+for an action field or a profile field (see `document_rules`).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from pydantic_core import InitErrorDetails
 
 from cleveragents.schema_models.action_schema import Action as _SchemaAction
 
-from .action_keys import top_level_key_error
 from .always_validated import AlwaysValidated
 from .automation_profile import AutomationProfile
 from .document_loading import LoadableDocument
-from .kept_keys import KeptKeysChecked
+from .document_rules import action_key_findings
+from .kept_keys import KeptKeysChecked, init_error
 from .optional_fields import AbsentIsNotNull
 from .safety_profile import SafetyProfile
 
@@ -51,13 +51,5 @@ class Action(_SchemaAction, AlwaysValidated, AbsentIsNotNull, KeptKeysChecked, L
     def kept_key_errors(cls, data: dict[Any, Any]) -> list[InitErrorDetails]:
         """Beyond the rules for every kept key: a top-level key must not pass for an action
         field (or stand where a profile field belongs), or the action silently loses it."""
-        specific: list[InitErrorDetails] = []
-        for key in data:
-            if isinstance(key, str) and key not in cls.model_fields:
-                found = top_level_key_error(key, tuple(cls.model_fields), data)
-                if found is not None:
-                    specific.append(found)
-        # A key's specific error says more than the general rules about the same key.
-        said = {error["loc"] for error in specific}
-        general = [error for error in super().kept_key_errors(data) if error["loc"] not in said]
-        return [*specific, *general]
+        fields, profile_fields = tuple(cls.model_fields), tuple(SafetyProfile.model_fields)
+        return [init_error(found) for found in action_key_findings(data, fields, profile_fields)]

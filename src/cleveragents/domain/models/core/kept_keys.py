@@ -1,82 +1,33 @@
-"""Rules for the keys a model keeps as written (an action's or automation profile's own keys).
+"""Rules for the keys a model keeps as written (an action's or automation profile's own keys),
+reported as pydantic errors.
 
 JSON Schema lets these keys through (`additionalProperties` is open), so nothing checks them but
-these rules, which JSON Schema cannot express:
-
-* numbers kept as written must be finite: JSON cannot store `.nan`/`.inf` (pydantic dumps them
-  as null), so the stored document would silently differ from the file;
-* no key may hold invisible characters (Unicode category Cf: U+200B, U+2060, U+FEFF, ...): a key
-  that looks like another one is not it.
-
-Models with more rules (`Action`) add them in `kept_key_errors`. Every finding is reported
-together with the model's own field errors, so one rule never hides the others.
+rules JSON Schema cannot express, written once in `document_rules` (no number kept may be
+non-finite, no key may hold invisible characters). Models with more rules (`Action`) add them
+in `kept_key_errors`. Every finding is reported together with the model's own field errors, so
+one rule never hides the others.
 """
 
 from __future__ import annotations
 
-import math
 import typing
-from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel, ModelWrapValidatorHandler, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from cleveragents.reading.characters import invisible_characters, name_characters
-from cleveragents.reading.describe import describe_value
-from cleveragents.reading.problems import Loc
+from .document_rules import RuleFinding, kept_key_findings
 
-__all__ = ["KeptKeysChecked", "key_error"]
+__all__ = ["KeptKeysChecked", "init_error"]
 
 _BUILT_IN_ERROR_TYPES = frozenset(typing.get_args(ErrorType))
 
 
-def key_error(kind: str, message: str, loc: Loc, data: Any) -> InitErrorDetails:
-    """One error about the key at `loc` (its own text is the whole message)."""
-    return {"type": PydanticCustomError(kind, message), "loc": loc, "input": data}
-
-
-def _walk(value: Any, loc: Loc) -> Iterator[tuple[Loc, Any]]:
-    """(loc, value) for `value` and everything inside it, keys included (as their own locs)."""
-    yield loc, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, (*loc, key))
-    elif isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            yield from _walk(item, (*loc, index))
-
-
-def _kept_value_errors(key: str, value: Any, data: Any) -> list[InitErrorDetails]:
-    errors: list[InitErrorDetails] = []
-    for loc, item in _walk(value, (key,)):
-        name = loc[-1]
-        hidden = invisible_characters(name) if isinstance(name, str) else []
-        if hidden:
-            errors.append(
-                key_error(
-                    "invisible_characters",
-                    f"the key {name!r} holds invisible characters ({name_characters(hidden)}), "
-                    "so it is not the key it looks like; remove them",
-                    loc,
-                    data,
-                )
-            )
-        if isinstance(item, float) and not math.isfinite(item):
-            errors.append(
-                {
-                    "type": PydanticCustomError(
-                        "non_finite_number",
-                        "{number} is not a finite number, which JSON cannot store; "
-                        "write a finite number",
-                        {"number": describe_value(item)},
-                    ),
-                    "loc": loc,
-                    "input": item,
-                }
-            )
-    return errors
+def init_error(finding: RuleFinding) -> InitErrorDetails:
+    """A rule's finding as a pydantic error, to raise with the model's own."""
+    error = PydanticCustomError(finding.kind, finding.message, finding.context)
+    return {"type": error, "loc": finding.loc, "input": finding.input}
 
 
 def _as_init_error(detail: Any) -> InitErrorDetails:
@@ -105,11 +56,7 @@ class KeptKeysChecked(BaseModel):
     @classmethod
     def kept_key_errors(cls, data: dict[Any, Any]) -> list[InitErrorDetails]:
         """Every problem with the keys `data` holds beyond the model's fields."""
-        errors: list[InitErrorDetails] = []
-        for key, value in data.items():
-            if isinstance(key, str) and key not in cls.model_fields:
-                errors.extend(_kept_value_errors(key, value, data))
-        return errors
+        return [init_error(finding) for finding in kept_key_findings(data, tuple(cls.model_fields))]
 
     @model_validator(mode="wrap")
     @classmethod

@@ -9,6 +9,9 @@ what JSON Schema cannot say or pydantic would do differently:
 * `allowed_skill_categories` is normalised (stripped, blanks dropped, de-duplicated in order)
   and stored as a tuple, so a profile is deeply immutable, hashable and still serialises as a
   JSON array.
+
+The rules themselves are in `document_rules`, which the check that accepts valid files without
+pydantic calls too.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ from pydantic_core import PydanticCustomError
 
 from cleveragents.domain.models.core.always_validated import AlwaysValidated
 from cleveragents.domain.models.core.document_loading import LoadableDocument
+from cleveragents.domain.models.core.document_rules import (
+    cost_order_holds,
+    is_finite_number,
+    normalised_categories,
+)
 from cleveragents.domain.models.core.strictness import compare_profiles
 from cleveragents.reading.problems import ProfileFileError
 from cleveragents.schema_models.safety_profile_schema import SafetyProfile as _SchemaSafetyProfile
@@ -46,15 +54,13 @@ class SafetyProfile(_SchemaSafetyProfile, AlwaysValidated, LoadableDocument):
 
     document_name = "safety profile"
 
-    model_config = ConfigDict(allow_inf_nan=False, validate_default=True)
+    model_config = ConfigDict(validate_default=True)
 
     @field_validator("allowed_skill_categories", mode="after")
     @classmethod
     def _normalise_categories(cls, categories: Any) -> tuple[str, ...]:
-        # dict.fromkeys keeps first-seen order while dropping duplicates.
-        stripped = (category.strip() for category in categories)
-        normalised = tuple(dict.fromkeys(category for category in stripped if category))
-        if categories and not normalised:
+        normalised = normalised_categories(categories)
+        if normalised is None:
             # Blanks alone would normalise to [], which allows every category: an attempt to
             # restrict must never turn into allowing everything.
             raise PydanticCustomError(
@@ -74,22 +80,16 @@ class SafetyProfile(_SchemaSafetyProfile, AlwaysValidated, LoadableDocument):
 
     @field_validator("max_cost_per_plan", "max_total_cost", mode="before")
     @classmethod
-    def _integer_cost_is_finite(cls, value: Any) -> Any:
-        # JSON allows integers of any size; a cost must fit a finite float.
-        if isinstance(value, int) and not isinstance(value, bool):
-            try:
-                float(value)
-            except OverflowError:
-                raise PydanticCustomError(
-                    "finite_number", "Input should be a finite number"
-                ) from None
+    def _cost_is_finite(cls, value: Any) -> Any:
+        if not is_finite_number(value):
+            raise PydanticCustomError("finite_number", "Input should be a finite number")
         return value
 
     @field_validator("max_total_cost", mode="after")
     @classmethod
     def _per_plan_within_total(cls, total: float | None, info: Any) -> float | None:
         per_plan = info.data.get("max_cost_per_plan")
-        if total is not None and per_plan is not None and per_plan > total:
+        if not cost_order_holds(per_plan, total):
             raise PydanticCustomError(
                 "cost_order",
                 "max_cost_per_plan ({per_plan}) exceeds max_total_cost ({total}); the per-plan "
