@@ -65,4 +65,3 @@ def test_an_invalid_file_gets_the_models_messages() -> None:
     assert status == 1
     assert output == expected_output_path(invalid).read_text("utf-8") + "1 of 2 files invalid\n"
     assert "pydantic" in pydantic_modules(modules)
-

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class LoadLimits:
+class LoadLimits(NamedTuple):
     """Resource bounds for one document, each checked before the work it bounds is done."""
 
     max_bytes: int = 1024 * 1024

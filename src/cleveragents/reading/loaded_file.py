@@ -7,8 +7,7 @@ that are not."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .describe import describe_value
 from .document import YamlDocument, load_yaml_document
@@ -17,8 +16,7 @@ from .limits import DEFAULT_LIMITS, LoadLimits
 from .problems import Problem, ProfileFileError
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedFile:
+class LoadedFile(NamedTuple):
     """What loading found: every problem so far, and the top-level mapping for a model to
     validate (None when the file could not be read or loaded, or its top level is refused or
     is not a mapping). `document` says where each value is (None when loading stopped early)."""

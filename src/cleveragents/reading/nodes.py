@@ -7,7 +7,6 @@ about the same place are not shown twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -19,37 +18,31 @@ from .problems import Loc, Problem, render_loc
 from .scalars import (
     CORE_TAGS,
     IMPLICIT_TAG,
-    INT_TAG,
-    LENIENT_READER,
     MAP_TAG,
     SCALAR_TAGS,
     SEQ_TAG,
-    STR_TAG,
-    YAML11_READER,
-    ambiguity_message,
-    construct_scalar,
-    integer_digits,
-    read_leniently,
-    read_yaml11,
-    resolve_plain,
-    same_reading,
+    read_scalar,
     short_tag,
-    yaml11_plain_tag,
 )
 
 
-@dataclass(slots=True)
 class YamlDocument:
     """The loaded value and where each part of it is in the file."""
 
-    value: Any
-    empty: bool = False  # no document at all (an empty file, or only comments)
-    built: bool = False  # the walk finished: `value` is the whole document (None when empty)
-    value_marks: dict[Loc, tuple[int, int]] = field(default_factory=dict)
-    key_marks: dict[Loc, tuple[int, int]] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    # Places whose problems the loader already reported: the model's errors there are dropped.
-    reported: set[Loc] = field(default_factory=set)
+    # A plain class, as the reading core's others are named tuples: no dataclass, because
+    # importing `dataclasses` is a tenth of `safety-profile check`'s start-up.
+    __slots__ = ("built", "empty", "key_marks", "problems", "reported", "value", "value_marks")
+
+    def __init__(self, value: Any, empty: bool = False, built: bool = False) -> None:
+        self.value = value
+        self.empty = empty  # no document at all (an empty file, or only comments)
+        self.built = built  # the walk finished: `value` is the whole document (None when empty)
+        self.value_marks: dict[Loc, tuple[int, int]] = {}
+        self.key_marks: dict[Loc, tuple[int, int]] = {}
+        self.problems: list[Problem] = []
+        # Places whose problems the loader already reported: the model's errors there are
+        # dropped.
+        self.reported: set[Loc] = set()
 
     def position(self, loc: Loc, *, of_key: bool = False) -> tuple[int, int]:
         """Line and column of `loc`, or of its nearest ancestor that has one (inside an alias)."""
@@ -78,12 +71,14 @@ _MERGE_KEY_MESSAGE = (
 class Walker:
     """Turns a composed node graph into a JSON-like value, positions and problems."""
 
-    def __init__(self, filename: str, limits: LoadLimits) -> None:
+    def __init__(self, filename: str, limits: LoadLimits, *, locate: bool = True) -> None:
         self.filename = filename
         self.limits = limits
         self.document = YamlDocument(value=None)
         # (start, end, loc) of every value and key in the source, to place findings made
         # before the walk (see `loc_at`); an aliased node is recorded where it is written.
+        # Without findings to place (`locate` false) none are recorded.
+        self.locate = locate
         self.spans: list[tuple[int, int, Loc]] = []
         self._walked: set[int] = set()
 
@@ -123,7 +118,7 @@ class Walker:
     def walk(self, node: Any, loc: Loc, depth: int) -> Any:
         mark = node.start_mark
         self.document.value_marks.setdefault(loc, (mark.line + 1, mark.column + 1))
-        if id(node) not in self._walked:
+        if self.locate and id(node) not in self._walked:
             self._walked.add(id(node))
             self.spans.append((mark.index, node.end_mark.index, loc))
         if isinstance(node, yaml.ScalarNode):
@@ -149,46 +144,13 @@ class Walker:
     def scalar(self, node: Any, loc: Loc) -> Any:
         """The YAML 1.2 value of a scalar; a problem when it is not one, or when YAML 1.1 (as
         PyYAML reads it) gives another value."""
-        text: str = node.value
-        if node.tag == IMPLICIT_TAG:
-            ours_tag, theirs_tag = resolve_plain(text), yaml11_plain_tag(text)
-        elif self.tag_fits(node, SCALAR_TAGS, loc):
-            ours_tag = theirs_tag = node.tag
-        else:
+        if node.tag != IMPLICIT_TAG and not self.tag_fits(node, SCALAR_TAGS, loc):
             return None
-        if INT_TAG in (ours_tag, theirs_tag) and (
-            integer_digits(text) > self.limits.max_integer_digits
-        ):
-            self.problem(
-                node.start_mark,
-                loc,
-                f"an integer of {integer_digits(text)} digits is longer than the limit of "
-                f"{self.limits.max_integer_digits} digits; write a shorter number",
-                "yaml.integer-too-long",
-            )
-            return None
-        try:
-            value = construct_scalar(ours_tag, text)
-        except ValueError as error:
-            self.problem(node.start_mark, loc, str(error), "yaml.scalar")
-            return None
-        reader, theirs = YAML11_READER, None
-        if ours_tag != STR_TAG or theirs_tag != STR_TAG:
-            theirs = read_yaml11(text, theirs_tag)
-            disagree = not same_reading(value, theirs)
-        elif node.tag == IMPLICIT_TAG:
-            reader, theirs = LENIENT_READER, read_leniently(text)
-            disagree = theirs is not None
-        else:
-            disagree = False
-        if disagree:
-            self.problem(
-                node.start_mark,
-                loc,
-                ambiguity_message(text, value, reader, theirs),
-                "yaml.ambiguous-scalar",
-            )
-        return value
+        reading = read_scalar(node.tag, node.value, self.limits.max_integer_digits)
+        if reading.problem is not None:
+            message, rule = reading.problem
+            self.problem(node.start_mark, loc, message, rule)
+        return reading.value
 
     def walk_mapping(self, node: Any, loc: Loc, depth: int) -> dict[str, Any]:
         mapping: dict[str, Any] = {}
@@ -221,7 +183,8 @@ class Walker:
                 )
                 continue
             key_loc = (*loc, key)
-            self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
+            if self.locate:
+                self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
             hidden = invisible_characters(key)
             if hidden:
                 self.problem(

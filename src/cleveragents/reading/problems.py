@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .terminal_text import visible
 
@@ -12,12 +11,12 @@ Loc = tuple[str | int, ...]
 Severity = Literal["error", "hint"]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Problem:
+class Problem(NamedTuple):
     """One finding in one file. Lines and columns are 1-based; line 0 is the file as a whole.
 
     An `error` makes the file invalid; a `hint` only accompanies errors, saying what may be
-    wrong (e.g. the file looks like another kind of document)."""
+    wrong (e.g. the file looks like another kind of document). Problems sort by file, line,
+    column, then the other fields in order."""
 
     file: str
     line: int

@@ -9,7 +9,7 @@ one and a string to the other) is refused, with both readings and the unambiguou
 from __future__ import annotations
 
 import datetime
-import json
+import functools
 import math
 import re
 from typing import Any, Final, NamedTuple
@@ -165,8 +165,15 @@ def _reading_in_words(value: Any) -> str:
     if isinstance(value, datetime.date):
         return f"the {'date and time' if isinstance(value, datetime.datetime) else 'date'} {value}"
     if isinstance(value, str):
-        return f"the text {json.dumps(value, ensure_ascii=False)}"
+        return f"the text {_quoted(value)}"
     return type(value).__name__
+
+
+def _quoted(text: str) -> str:
+    """`text` in double quotes, escaped as JSON (and YAML) escape it."""
+    import json  # only a message needs it; loading a valid file starts without it
+
+    return json.dumps(text, ensure_ascii=False)
 
 
 def canonical_spelling(value: Any) -> str | None:
@@ -240,7 +247,7 @@ def read_leniently(text: str) -> Any:
 
 def ambiguity_message(text: str, yaml12: Any, reader: OtherReader, theirs: Any) -> str:
     """Two readings of a scalar, and how to write what was meant so that every reader agrees."""
-    quoted = json.dumps(text, ensure_ascii=False)
+    quoted = _quoted(text)
     ours = f"{text} means {_reading_in_words(yaml12)} in YAML 1.2 (as editors read it)"
     if theirs is UNREADABLE:
         readings = f"{ours}, and {reader.fails} cannot load it at all"
@@ -266,3 +273,60 @@ def integer_digits(text: str) -> int:
     if body[:2] in ("0x", "0o", "0b", "0X", "0O", "0B"):
         body = body[2:]
     return len(_INTEGER_DIGITS.findall(body))
+
+
+# --- one scalar, read every way ---------------------------------------------------------------
+
+
+class ScalarReading(NamedTuple):
+    """A scalar's YAML 1.2 value (None when it is refused outright) and the (message, rule) of
+    its problem, if it has one."""
+
+    value: Any
+    problem: tuple[str, str] | None = None
+
+
+def _read_scalar(tag: str, text: str, max_integer_digits: int) -> ScalarReading:
+    if tag == IMPLICIT_TAG:
+        ours_tag, theirs_tag = resolve_plain(text), yaml11_plain_tag(text)
+    else:
+        ours_tag = theirs_tag = tag
+    if INT_TAG in (ours_tag, theirs_tag) and integer_digits(text) > max_integer_digits:
+        message = (
+            f"an integer of {integer_digits(text)} digits is longer than the limit of "
+            f"{max_integer_digits} digits; write a shorter number"
+        )
+        return ScalarReading(None, (message, "yaml.integer-too-long"))
+    try:
+        value = construct_scalar(ours_tag, text)
+    except ValueError as error:
+        return ScalarReading(None, (str(error), "yaml.scalar"))
+    reader, theirs = YAML11_READER, None
+    if ours_tag != STR_TAG or theirs_tag != STR_TAG:
+        theirs = read_yaml11(text, theirs_tag)
+        disagree = not same_reading(value, theirs)
+    elif tag == IMPLICIT_TAG:
+        reader, theirs = LENIENT_READER, read_leniently(text)
+        disagree = theirs is not None
+    else:
+        disagree = False
+    if disagree:
+        message = ambiguity_message(text, value, reader, theirs)
+        return ScalarReading(value, (message, "yaml.ambiguous-scalar"))
+    return ScalarReading(value)
+
+
+# Files repeat their keys and short values (`true`, `3`, field names): each is read once. Only
+# short texts are kept, so the cache stays small whatever the files hold.
+_CACHED_TEXT_LENGTH = 64
+_read_short_scalar = functools.lru_cache(maxsize=4096)(_read_scalar)
+
+
+def read_scalar(tag: str, text: str, max_integer_digits: int) -> ScalarReading:
+    """How a scalar with `tag` (a core scalar tag, or IMPLICIT_TAG for a plain scalar) reads:
+    its YAML 1.2 value, and a problem when it is not a valid value of its tag, when it is an
+    integer longer than `max_integer_digits`, or when another reader reads it otherwise
+    (YAML 1.1 as PyYAML reads it; for plain text, readers lenient about numbers)."""
+    if len(text) <= _CACHED_TEXT_LENGTH:
+        return _read_short_scalar(tag, text, max_integer_digits)
+    return _read_scalar(tag, text, max_integer_digits)

@@ -9,15 +9,15 @@ place: every YAML reader breaks the line there, only terminals and diff viewers 
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .limits import LoadLimits
 from .problems import Problem, ProfileFileError
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """A problem found before the document's structure is known: where it is in the text."""
 
     offset: int
@@ -25,8 +25,7 @@ class Finding:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class DocumentText:
+class DocumentText(NamedTuple):
     """The text as a person reads it, the text the parser reads, and what was refused."""
 
     text: str
@@ -37,10 +36,21 @@ class DocumentText:
 # YAML's printable characters (c-printable) plus the breaks handled below; anything else is
 # refused outright.
 _NOT_PRINTABLE = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-_REFUSED = re.compile(
-    r"(?P<lone_cr>\r(?!\n))|(?P<break>[\x85\u2028\u2029])|(?P<bom>\ufeff)"
-    f"|(?P<character>{_NOT_PRINTABLE})"
-)
+
+
+@functools.cache
+def _refused() -> re.Pattern[str]:
+    # Compiled on first use: its Unicode ranges take milliseconds to compile, and most files
+    # never need it (see `_MAY_BE_REFUSED`).
+    return re.compile(
+        r"(?P<lone_cr>\r(?!\n))|(?P<break>[\x85\u2028\u2029])|(?P<bom>\ufeff)"
+        f"|(?P<character>{_NOT_PRINTABLE})"
+    )
+
+
+# Every character `_refused()` matches is outside this set, so a text without one (most
+# files: ASCII with LF line breaks) has nothing refused, and the slower scan is skipped.
+_MAY_BE_REFUSED = re.compile(r"[^\t\n\x20-\x7e]")
 # A line starting with `%` before the first `---` is a directive (YAML 1.2 section 6.8).
 _DIRECTIVE_LINE = re.compile(r"^%[^\n]*", re.MULTILINE)
 _DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
@@ -88,7 +98,7 @@ def refused_parts(text: str) -> tuple[str, list[Finding]]:
     spans: list[tuple[int, int]] = []
     first: dict[str, tuple[int, str]] = {}
     counts: dict[str, int] = {}
-    for found in _REFUSED.finditer(text):
+    for found in _refused().finditer(text) if _MAY_BE_REFUSED.search(text) else ():
         kind = found.lastgroup or "character"
         if kind != "lone_cr":  # every YAML reader breaks the line there: the parser may too
             spans.append(found.span())

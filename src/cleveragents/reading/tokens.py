@@ -320,9 +320,29 @@ class _TokenChecker:
         return False
 
 
+# What every finding above needs in the text: a tag (`!`), an anchor or alias (`&`, `*`), a
+# flow collection (`[`, `{`), a block scalar (`|`, `>`), quoted text, a tab, a second `...`, or
+# a `#` right after other text. Most files hold none of them, and then the token pass, a second
+# scan of the whole file, is skipped.
+_CHARACTERS_FINDINGS_NEED = "!&*[{|>\"'\t"
+
+
+def _may_hold_findings(text: str) -> bool:
+    if "..." in text or any(character in text for character in _CHARACTERS_FINDINGS_NEED):
+        return True
+    hash_at = text.find("#", 1)
+    while hash_at != -1:
+        if text[hash_at - 1] not in _BLANK:
+            return True
+        hash_at = text.find("#", hash_at + 1)
+    return False
+
+
 def token_findings(text: str, loader_class: type[Any]) -> list[Finding]:
     """The token-level findings in `text`, up to its first syntax error (which composing the
     document reports)."""
+    if not _may_hold_findings(text):
+        return []
     checker = _TokenChecker(text)
     loader = loader_class(text)
     try:

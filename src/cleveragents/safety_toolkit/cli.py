@@ -9,9 +9,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.terminal_text import visible
@@ -62,8 +60,7 @@ SKIP_HINT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class DiffOptions:
+class DiffOptions(NamedTuple):
     kind: str
     output_format: str
     colour: bool
@@ -72,8 +69,7 @@ class DiffOptions:
     pre_commit: bool
 
 
-@dataclass(frozen=True, slots=True)
-class CheckOptions:
+class CheckOptions(NamedTuple):
     files: tuple[str, ...]
     kind: str
     output_format: str
@@ -127,10 +123,18 @@ def _error_line(text: str) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse quotes the arguments it refuses as given: escape them for the terminal."""
+    """argparse quotes the arguments it refuses as given: escape them for the terminal.
+
+    A description may hold `{rules}`, the strictness rules (`diff`'s does): they are read only
+    when the help is shown, since importing them would slow every command's start-up."""
 
     def error(self, message: str) -> NoReturn:
         super().error(visible(message, escape_backslashes=False))
+
+    def format_help(self) -> str:
+        if self.description is not None and "{rules}" in self.description:
+            self.description = self.description.format(rules=_strictness_rules_text())
+        return super().format_help()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -245,11 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text, for people; json, for scripts (default: %(default)s)",
     )
-    diff = add_command(
-        "diff",
-        usage=DIFF_USAGE,
-        description=COMMAND_HELP["diff"].description.format(rules=_strictness_rules_text()),
-    )
+    diff = add_command("diff", usage=DIFF_USAGE)
     diff.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
     diff.add_argument(
         "--format",
@@ -420,6 +420,8 @@ def run_show(kind: str, path: str) -> int:
 
 
 def run_init(path: str, schema_location: str | None) -> int:
+    from pathlib import Path
+
     from .starter import SchemaLocationError, create_starter_file, installed_starter_profile
 
     shown = visible(path)

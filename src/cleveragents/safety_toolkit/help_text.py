@@ -5,7 +5,7 @@ and exit status, in one style (`--help` shows the examples and exit status after
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["COMMAND_HELP", "FORMAT_HELP", "KIND_HELP", "CommandHelp"]
 
@@ -79,8 +79,7 @@ KIND_HELP = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CommandHelp:
+class CommandHelp(NamedTuple):
     summary: str  # the command's line in `safety-profile --help`
     description: str
     examples: Sequence[tuple[str, str]]  # (command line, what it shows, or "")

@@ -7,11 +7,11 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pydantic import BaseModel
 
 
@@ -21,8 +21,7 @@ def _imported(path: str) -> Any:
     return getattr(importlib.import_module(module_name), attribute)
 
 
-@dataclass(frozen=True, slots=True)
-class DocumentKind:
+class DocumentKind(NamedTuple):
     name: str
     label: str  # in messages: "a safety profile", "an action"
     schema_file: str
@@ -44,6 +43,7 @@ class DocumentKind:
     def schema_path(self) -> Path:
         """The installed schema file (package data in `cleveragents/schemas`)."""
         from importlib.resources import files  # only this command needs it
+        from pathlib import Path
 
         # `cleveragents` is a namespace package: join one level at a time.
         resource = files("cleveragents").joinpath("schemas").joinpath(self.schema_file)

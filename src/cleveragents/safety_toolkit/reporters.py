@@ -7,7 +7,6 @@ a `::notice` in GitHub Actions, a `note` in SARIF."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 
 from cleveragents.reading.problems import Problem
@@ -72,6 +71,8 @@ def report_json(problems: Sequence[Problem], files_checked: int, colour: bool) -
     control, bidi and format characters are `\\u` escapes a terminal shows as text, and the
     output never fails to encode; a file name byte that is not UTF-8 is `\\udcXX`, which
     `os.fsencode` turns back into the name."""
+    import json  # only this format needs it; `check` starts without it
+
     return json.dumps([problem_json(problem) for problem in problems], indent=2) + "\n"
 
 

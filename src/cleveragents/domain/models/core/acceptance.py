@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastjsonschema import JsonSchemaValueException
-
 from cleveragents.schema_validators import (
+    JsonSchemaValueException,
     action_schema,
     automation_profile_schema,
     safety_profile_schema,
