@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from .limits import LoadLimits
@@ -51,6 +52,16 @@ def _refused() -> re.Pattern[str]:
 # Every character `_refused()` matches is outside this set, so a text without one (most
 # files: ASCII with LF line breaks) has nothing refused, and the slower scan is skipped.
 _MAY_BE_REFUSED = re.compile(r"[^\t\n\x20-\x7e]")
+
+
+def may_hold_refused(text: str) -> bool:
+    """False only when `text` holds nothing `refused_matches` would find."""
+    return _MAY_BE_REFUSED.search(text) is not None
+
+
+def refused_matches(text: str) -> Iterator[re.Match[str]]:
+    """Each refused character (or lone CR) in `text`, named by its kind (`lastgroup`)."""
+    return _refused().finditer(text)
 # A line starting with `%` before the first `---` is a directive (YAML 1.2 section 6.8).
 _DIRECTIVE_LINE = re.compile(r"^%[^\n]*", re.MULTILINE)
 _DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
@@ -98,7 +109,7 @@ def refused_parts(text: str) -> tuple[str, list[Finding]]:
     spans: list[tuple[int, int]] = []
     first: dict[str, tuple[int, str]] = {}
     counts: dict[str, int] = {}
-    for found in _refused().finditer(text) if _MAY_BE_REFUSED.search(text) else ():
+    for found in refused_matches(text) if may_hold_refused(text) else ():
         kind = found.lastgroup or "character"
         if kind != "lone_cr":  # every YAML reader breaks the line there: the parser may too
             spans.append(found.span())

@@ -327,7 +327,8 @@ class _TokenChecker:
 _CHARACTERS_FINDINGS_NEED = "!&*[{|>\"'\t"
 
 
-def _may_hold_findings(text: str) -> bool:
+def may_hold_findings(text: str) -> bool:
+    """False only when `text` holds nothing any token finding needs."""
     if "..." in text or any(character in text for character in _CHARACTERS_FINDINGS_NEED):
         return True
     hash_at = text.find("#", 1)
@@ -341,8 +342,11 @@ def _may_hold_findings(text: str) -> bool:
 def token_findings(text: str, loader_class: type[Any]) -> list[Finding]:
     """The token-level findings in `text`, up to its first syntax error (which composing the
     document reports)."""
-    if not _may_hold_findings(text):
-        return []
+    return every_token_finding(text, loader_class) if may_hold_findings(text) else []
+
+
+def every_token_finding(text: str, loader_class: type[Any]) -> list[Finding]:
+    """`token_findings`, scanning every token whatever the text holds."""
     checker = _TokenChecker(text)
     loader = loader_class(text)
     try:
