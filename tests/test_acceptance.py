@@ -172,9 +172,10 @@ def test_schema_valid_actions_accepted_exactly_when_the_model_accepts_them(
     ],
 )
 def test_the_rules_get_the_models_field_names(module: Any, model: Any) -> None:
-    # The key rules take the field names from the generated validators without pydantic, and
-    # from the models with it.
+    # The key rules (and the kind hint) take the field names from the generated validators
+    # without pydantic, and from the models with it: the same names, none with an alias.
     assert tuple(model.model_fields) == module.PROPERTIES
+    assert not any(field.alias for field in model.model_fields.values())
 
 
 # Every example whose top level loads as a mapping (the others never reach a model).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
+from yaml import ScalarNode, SequenceNode
 
 from .characters import invisible_characters, name_characters
 from .describe import describe_value
@@ -79,6 +79,7 @@ class Walker:
         # before the walk (see `loc_at`); an aliased node is recorded where it is written.
         # Without findings to place (`locate` false) none are recorded.
         self.locate = locate
+        self.max_integer_digits = limits.max_integer_digits
         self.spans: list[tuple[int, int, Loc]] = []
         self._walked: set[int] = set()
 
@@ -121,7 +122,7 @@ class Walker:
         if self.locate and id(node) not in self._walked:
             self._walked.add(id(node))
             self.spans.append((mark.index, node.end_mark.index, loc))
-        if isinstance(node, yaml.ScalarNode):
+        if type(node) is ScalarNode:
             return self.scalar(node, loc)
         if depth >= self.limits.max_depth:
             self.problem(
@@ -131,33 +132,34 @@ class Walker:
                 "yaml.too-deep",
             )
             raise Stop
-        if isinstance(node, yaml.SequenceNode):
-            if not self.tag_fits(node, (SEQ_TAG,), loc):
+        if type(node) is SequenceNode:
+            if node.tag != SEQ_TAG and not self.tag_fits(node, (SEQ_TAG,), loc):
                 return None
             return [
                 self.walk(item, (*loc, index), depth + 1) for index, item in enumerate(node.value)
             ]
-        if not self.tag_fits(node, (MAP_TAG,), loc):
+        if node.tag != MAP_TAG and not self.tag_fits(node, (MAP_TAG,), loc):
             return None
         return self.walk_mapping(node, loc, depth)
 
     def scalar(self, node: Any, loc: Loc) -> Any:
         """The YAML 1.2 value of a scalar; a problem when it is not one, or when YAML 1.1 (as
         PyYAML reads it) gives another value."""
-        if node.tag != IMPLICIT_TAG and not self.tag_fits(node, SCALAR_TAGS, loc):
+        tag = node.tag
+        if tag != IMPLICIT_TAG and not self.tag_fits(node, SCALAR_TAGS, loc):
             return None
-        reading = read_scalar(node.tag, node.value, self.limits.max_integer_digits)
-        if reading.problem is not None:
-            message, rule = reading.problem
-            self.problem(node.start_mark, loc, message, rule)
-        return reading.value
+        value, problem = read_scalar(tag, node.value, self.max_integer_digits)
+        if problem is not None:
+            self.problem(node.start_mark, loc, *problem)
+        return value
 
     def walk_mapping(self, node: Any, loc: Loc, depth: int) -> dict[str, Any]:
         mapping: dict[str, Any] = {}
         first_lines: dict[str, int] = {}
+        key_marks = self.document.key_marks
         for key_node, value_node in node.value:
             key_mark = key_node.start_mark
-            if not isinstance(key_node, yaml.ScalarNode):
+            if type(key_node) is not ScalarNode:
                 self.problem(
                     key_mark,
                     loc,
@@ -185,7 +187,7 @@ class Walker:
             key_loc = (*loc, key)
             if self.locate:
                 self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
-            hidden = invisible_characters(key)
+            hidden = [] if key.isascii() else invisible_characters(key)
             if hidden:
                 self.problem(
                     key_mark,
@@ -206,6 +208,6 @@ class Walker:
                 # The first value stays, so every other message points at the value it names.
                 continue
             first_lines[key] = key_mark.line + 1
-            self.document.key_marks[key_loc] = (key_mark.line + 1, key_mark.column + 1)
+            key_marks[key_loc] = (key_mark.line + 1, key_mark.column + 1)
             mapping[key] = self.walk(value_node, key_loc, depth + 1)
         return mapping

@@ -62,6 +62,8 @@ def may_hold_refused(text: str) -> bool:
 def refused_matches(text: str) -> Iterator[re.Match[str]]:
     """Each refused character (or lone CR) in `text`, named by its kind (`lastgroup`)."""
     return _refused().finditer(text)
+
+
 # A line starting with `%` before the first `---` is a directive (YAML 1.2 section 6.8).
 _DIRECTIVE_LINE = re.compile(r"^%[^\n]*", re.MULTILINE)
 _DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)

@@ -5,13 +5,11 @@ loosens), 2 a usage error."""
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from cleveragents.reading.problems import Problem
 from cleveragents.reading.terminal_text import visible
 
 from .help_text import COMMAND_HELP, FORMAT_HELP, KIND_HELP
@@ -20,15 +18,12 @@ from .kinds import KINDS
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.validation import CheckResult
 
     from .git_versions import GitComparison
 from .reporters import REPORTERS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-T = TypeVar("T")
-Accepts = Callable[[dict[str, Any]], bool]
 
 EPILOG = """\
 examples:
@@ -328,17 +323,6 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
     )
 
 
-def _with_gc_paused(build: Callable[[], T]) -> T:
-    """`build()`, importing and building with the garbage collector paused: start-up is most
-    of a pre-commit run, and collections during these imports only cost."""
-    gc.disable()
-    try:
-        return build()
-    finally:
-        gc.freeze()  # what start-up built lives as long as the process
-        gc.enable()
-
-
 def _import_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
     from cleveragents.reading.validation import check_yaml_file
 
@@ -347,48 +331,16 @@ def _import_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[Ba
 
 def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
     """The validation path and the kind's model (pydantic)."""
-    return _with_gc_paused(lambda: _import_checker(kind))
+    from .check import with_gc_paused
 
-
-def _use_kind(kind: str) -> str:
-    return f"use --kind {kind}"
-
-
-def _import_acceptance(kind: str) -> tuple[Callable[[str], LoadedFile], Accepts]:
-    from cleveragents.reading.loaded_file import load_file
-
-    return load_file, KINDS[kind].acceptance()
-
-
-def _import_problem_finder(kind: str) -> Callable[[LoadedFile, str], list[Problem]]:
-    from cleveragents.reading.validation import check_loaded
-
-    from .kind_hint import kind_hints
-
-    model = KINDS[kind].model()
-
-    def problems(loaded: LoadedFile, path: str) -> list[Problem]:
-        result = check_loaded(loaded, model, path)
-        return [*result.problems, *kind_hints(path, result, kind, _use_kind)]
-
-    return problems
+    return with_gc_paused(lambda: _import_checker(kind))
 
 
 def run_check(options: CheckOptions) -> int:
-    """Each file is loaded and, when it is valid, accepted without pydantic (see `acceptance`):
-    only a file that is not valid goes through the model, whose problems the report gives."""
+    from .check import check_files
     from .kind_hint import with_hints_last
 
-    load_file, accepts = _with_gc_paused(lambda: _import_acceptance(options.kind))
-    find_problems: Callable[[LoadedFile, str], list[Problem]] | None = None
-    problems: list[Problem] = []
-    for path in options.files:
-        loaded = load_file(path)
-        if loaded.accepted_by(accepts):
-            continue
-        if find_problems is None:  # the first file that is not valid
-            find_problems = _with_gc_paused(lambda: _import_problem_finder(options.kind))
-        problems += find_problems(loaded, path)
+    problems = check_files(options.files, options.kind)
     report = REPORTERS[options.output_format](
         with_hints_last(problems), len(options.files), options.colour
     )
@@ -406,13 +358,14 @@ def run_schema(kind: str, path_only: bool) -> int:
 
 
 def run_show(kind: str, path: str) -> int:
+    from .check import use_kind
     from .kind_hint import kind_hints
     from .show import render_effective
 
     check_yaml_file, model = _load_checker(kind)
     result = check_yaml_file(path, model)
     if result.instance is None:
-        problems = [*result.problems, *kind_hints(path, result, kind, _use_kind)]
+        problems = [*result.problems, *kind_hints(path, result, kind, use_kind)]
         _emit(REPORTERS["text"](problems, 1, _wants_colour(sys.stdout)))
         return EXIT_INVALID
     _emit(render_effective(result.instance, path))

@@ -53,6 +53,15 @@ class DocumentKind(NamedTuple):
         model: type[BaseModel] = _imported(self.model_path)
         return model
 
+    def field_names(self) -> tuple[str, ...]:
+        """The document's top-level fields: its schema's properties, which are its model's
+        fields (a test keeps them equal), read without pydantic."""
+        stem = self.schema_file.removesuffix(".schema.json")
+        names: tuple[str, ...] = _imported(
+            f"cleveragents.schema_validators.{stem}_schema:PROPERTIES"
+        )
+        return names
+
     def acceptance(self) -> Callable[[dict[str, Any]], bool]:
         accepts: Callable[[dict[str, Any]], bool] = _imported(self.acceptance_path)
         return accepts
