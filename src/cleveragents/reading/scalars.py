@@ -97,7 +97,20 @@ def composing_loader(base: type[Any]) -> type[Any]:
             return IMPLICIT_TAG if implicit[0] else STR_TAG
         return SEQ_TAG if kind is yaml.SequenceNode else MAP_TAG
 
-    return type(f"Composing{base.__name__}", (base,), {"resolve": resolve})
+    # The composer calls these around every node for path resolvers (`add_path_resolver`),
+    # which this loader never has: they have nothing to do, and do it with the fewest steps.
+    def descend_resolver(self: Any, current_node: Any, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self: Any) -> None:
+        pass
+
+    methods = {
+        "resolve": resolve,
+        "descend_resolver": descend_resolver,
+        "ascend_resolver": ascend_resolver,
+    }
+    return type(f"Composing{base.__name__}", (base,), methods)
 
 
 # --- YAML 1.1, as PyYAML reads it -------------------------------------------------------------
