@@ -299,7 +299,19 @@ class ScalarReading(NamedTuple):
     problem: tuple[str, str] | None = None
 
 
+# Plain decimals such as `12.5` or `-0.25`, the commonest scalars no cache helps with (costs):
+# YAML 1.2 and YAML 1.1 both read float(text), so the full reading finds nothing to report.
+_PLAIN_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+
+
 def _read_scalar(tag: str, text: str, max_integer_digits: int) -> ScalarReading:
+    if tag == IMPLICIT_TAG and _PLAIN_DECIMAL.fullmatch(text):
+        return ScalarReading(float(text))
+    return read_scalar_fully(tag, text, max_integer_digits)
+
+
+def read_scalar_fully(tag: str, text: str, max_integer_digits: int) -> ScalarReading:
+    """`read_scalar`, every reader asked, whatever the text."""
     if tag == IMPLICIT_TAG:
         ours_tag, theirs_tag = resolve_plain(text), yaml11_plain_tag(text)
     else:
