@@ -1,19 +1,24 @@
-"""Token-level checks: where libyaml's reading of the characters differs from YAML 1.2's.
+"""Token-level checks: where libyaml's reading of the characters differs from another reader's.
 
-libyaml (which PyYAML, and so many applications, use) accepts a few spellings that YAML 1.2
-readers (editors, check-jsonschema) read differently or refuse, as the official YAML test suite
+libyaml (which PyYAML, and so many applications, use) accepts spellings that YAML 1.2 readers
+(editors) read differently or refuse, as the official YAML test suite shows, and some that
+PyYAML's own pure-Python reader or ruamel (check-jsonschema) refuse, as fuzzing against them
 shows. Each is refused here with what to write instead, so that a file we accept is read the
 same way by all of them:
 
 * a comment whose `#` has no space before it (`"value"# note`, `[a, b]#note`, `># note`);
 * an anchor or alias name followed by a character YAML 1.2 counts as part of the name
   (`&an:chor value`);
-* the non-specific tag `!`, which YAML 1.2 reads as text and libyaml resolves anyway;
-* `?x`, `-` and lone `-`, `?`, `:` inside flow collections (`[?x]`, `[-]`);
+* the non-specific tag `!`, which YAML 1.2 reads as text and libyaml resolves anyway, and a tag
+  followed directly by `,` or a bracket;
+* `?x`, `-`, a lone `-`, `?` or `:`, and text holding `?`, inside flow collections;
 * continuation lines of a flow collection or of quoted text not indented past the block that
   holds them;
-* block scalars whose blank lines hold more spaces than their text is indented, or that end the
-  file on a line of spaces without a line break.
+* block scalars whose blank lines before the text hold spaces other than none or the text's
+  indentation, top-level block scalars whose text is not indented, and a file that ends inside
+  a block scalar on a line of spaces without a line break;
+* a second `...` marker;
+* tabs outside quoted text, block scalar text and comments.
 """
 
 from __future__ import annotations
