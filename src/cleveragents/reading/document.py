@@ -125,7 +125,7 @@ def load_yaml_document(
     source = read_document_text(data, filename, limits, file_size=file_size)
     text = source.parse_text
     findings = [*source.findings, *token_findings(text, _ComposingLoader)]
-    walker = Walker(filename, limits)
+    walker = Walker(filename, limits, locate=bool(findings))
     document = walker.document
     loader = _ComposingLoader(text)
     try:

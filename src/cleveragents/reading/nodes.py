@@ -78,12 +78,14 @@ _MERGE_KEY_MESSAGE = (
 class Walker:
     """Turns a composed node graph into a JSON-like value, positions and problems."""
 
-    def __init__(self, filename: str, limits: LoadLimits) -> None:
+    def __init__(self, filename: str, limits: LoadLimits, *, locate: bool = True) -> None:
         self.filename = filename
         self.limits = limits
         self.document = YamlDocument(value=None)
         # (start, end, loc) of every value and key in the source, to place findings made
         # before the walk (see `loc_at`); an aliased node is recorded where it is written.
+        # Kept only when there are findings to place (`locate`).
+        self.locate = locate
         self.spans: list[tuple[int, int, Loc]] = []
         self._walked: set[int] = set()
 
@@ -123,7 +125,7 @@ class Walker:
     def walk(self, node: Any, loc: Loc, depth: int) -> Any:
         mark = node.start_mark
         self.document.value_marks.setdefault(loc, (mark.line + 1, mark.column + 1))
-        if id(node) not in self._walked:
+        if self.locate and id(node) not in self._walked:
             self._walked.add(id(node))
             self.spans.append((mark.index, node.end_mark.index, loc))
         if isinstance(node, yaml.ScalarNode):
@@ -221,7 +223,8 @@ class Walker:
                 )
                 continue
             key_loc = (*loc, key)
-            self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
+            if self.locate:
+                self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
             hidden = invisible_characters(key)
             if hidden:
                 self.problem(

@@ -61,9 +61,11 @@ class _TokenChecker:
         self.flow_start: Any = None
         self.flow_required = 0
         self._lines: list[tuple[int, str]] | None = None
-        # Where tabs are text, not YAML syntax: quoted scalars and block scalar content.
+        # For the tab rule only (kept when the text holds a tab): where tabs are text, not YAML
+        # syntax (quoted scalars, block scalar content), and every scalar, in order (a `#`
+        # inside one does not start a comment).
+        self.has_tabs = "\t" in text
         self.text_spans: list[tuple[int, int]] = []
-        # Every scalar, in order: a `#` inside one does not start a comment.
         self.scalar_spans: list[tuple[int, int]] = []
         self.document_ends = 0
 
@@ -171,7 +173,8 @@ class _TokenChecker:
 
     def check_scalar(self, token: Any, start: int) -> None:
         end = token.end_mark.index
-        self.scalar_spans.append((start, end))
+        if self.has_tabs:
+            self.scalar_spans.append((start, end))
         if token.plain:
             if self.flow_level and token.value in ("-", "?", ":"):
                 self.add(
@@ -189,11 +192,12 @@ class _TokenChecker:
                 )
         elif token.style in ("|", ">"):
             content = self.text.find("\n", start)
-            if content != -1:
+            if content != -1 and self.has_tabs:
                 self.text_spans.append((content, end))
             self.check_block_scalar(token, start)
         else:
-            self.text_spans.append((start, end))
+            if self.has_tabs:
+                self.text_spans.append((start, end))
             if not self.flow_level and token.end_mark.line > token.start_mark.line:
                 self.check_continuation(
                     token.start_mark.line,
@@ -291,6 +295,8 @@ class _TokenChecker:
         """Tabs anywhere but in quoted text, block scalar text and comments: libyaml accepts
         some of them (after `key:`, at the end of a line, inside plain text), while PyYAML's
         own reader and check-jsonschema refuse the file."""
+        if not self.has_tabs:
+            return
         offset = self.text.find("\t")
         first, count = -1, 0
         while offset != -1:
