@@ -11,7 +11,8 @@ same way by all of them:
   (`&an:chor value`);
 * the non-specific tag `!`, which YAML 1.2 reads as text and libyaml resolves anyway, and a tag
   followed directly by `,` or a bracket;
-* `?x`, `-`, a lone `-`, `?` or `:`, and text holding `?`, inside flow collections;
+* `?x`, `-`, a lone `-`, `?` or `:`, and text holding `?`, inside flow collections, and a `:`
+  with no space after it inside a flow sequence (`["key":value]`);
 * continuation lines of a flow collection or of quoted text not indented past the block that
   holds them;
 * block scalars whose blank lines before the text hold spaces other than none or the text's
@@ -57,6 +58,7 @@ class _TokenChecker:
         self.text = text
         self.findings: list[Finding] = []
         self.flow_level = 0
+        self.flow_brackets: list[str] = []  # "[" or "{" for each open flow collection
         self.block_columns: list[int] = []
         self.flow_start: Any = None
         self.flow_required = 0
@@ -92,8 +94,11 @@ class _TokenChecker:
             if self.flow_level == 0:
                 self.flow_start, self.flow_required = token.start_mark, self.required_indent()
             self.flow_level += 1
+            self.flow_brackets.append(self.text[start])
         elif kind in _FLOW_ENDS:
             self.flow_level = max(self.flow_level - 1, 0)
+            if self.flow_brackets:
+                self.flow_brackets.pop()
             if self.flow_level == 0 and self.flow_start is not None:
                 self.check_continuation(
                     self.flow_start.line, token.end_mark.line, self.flow_required, "flow collection"
@@ -127,6 +132,16 @@ class _TokenChecker:
                     "'?' followed by text inside a flow collection starts a key for libyaml and "
                     "is part of the text for YAML 1.2; quote the text, or write '? ' with a space "
                     "for a key",
+                    "yaml.flow-indicator",
+                )
+        elif kind is tokens.ValueToken:
+            in_list = self.flow_brackets[-1:] == ["["]
+            if in_list and end > start and self.char_at(end) not in _BLANK:
+                self.add(
+                    start,
+                    "inside [...], a ':' with no space after it ('\"key\":value') makes a "
+                    "one-pair mapping for libyaml and PyYAML and an error for ruamel "
+                    "(check-jsonschema); put a space after ':', or quote the text",
                     "yaml.flow-indicator",
                 )
         elif kind is tokens.BlockEntryToken:
