@@ -29,6 +29,8 @@ NOT_RUN_HERE = {
     "the whole suite, which is what CI does (.ci/run)",
     ".venv/bin/pip install atheris": "installs atheris from the package index and runs a "
     "million inputs: a long fuzzing run, by hand",
+    ".venv/bin/python fuzz/fuzz_readers.py": "100,000 documents through four readers: a long "
+    "fuzzing run, by hand (tests/test_hardening.py runs the same oracle in CI)",
 }
 # Blocks of these subsections run from an empty folder, not the repository root.
 ELSEWHERE = {

@@ -1,15 +1,17 @@
 """Strict, safe YAML loading with a position for every value: one file, one meaning.
 
 A document is accepted only if it means the same to every reader: a person at a terminal,
-editors and check-jsonschema (YAML 1.2), applications using PyYAML (YAML 1.1) and us. The steps:
+editors (YAML 1.2), check-jsonschema (ruamel), applications using PyYAML (YAML 1.1) and us. The
+steps:
 
 1. `text`: bytes to text; refused characters and directives are found and blanked.
-2. `tokens`: the spellings libyaml reads differently from YAML 1.2.
+2. `tokens`: the spellings libyaml reads differently from YAML 1.2, PyYAML's own reader or ruamel.
 3. libyaml (PyYAML's pure-Python parser when libyaml is missing) composes the node graph;
    nothing is ever constructed from a tag.
 4. `bounds`: what the graph expands to through aliases, before anything is built.
-5. `nodes`: one walk builds the value with YAML 1.2 core scalars, refusing scalars YAML 1.1 reads
-   otherwise, merge keys, invisible characters in keys, duplicate keys and foreign tags.
+5. `nodes`: one walk builds the value with YAML 1.2 core scalars, refusing scalars another
+   reader reads otherwise (`scalars`), merge keys, invisible characters in keys, duplicate keys
+   and foreign tags.
 
 Every step records what it finds and the next one still runs where it can, so a file's report
 lists every problem; only an unreadable file, a syntax error or a bound stops it.

@@ -77,7 +77,7 @@ class Walker:
         self.document = YamlDocument(value=None)
         # (start, end, loc) of every value and key in the source, to place findings made
         # before the walk (see `loc_at`); an aliased node is recorded where it is written.
-        # Without findings to place (`locate` false) none are recorded.
+        # Kept only when there are findings to place (`locate`).
         self.locate = locate
         self.max_integer_digits = limits.max_integer_digits
         self.spans: list[tuple[int, int, Loc]] = []
@@ -187,7 +187,7 @@ class Walker:
             key_loc = (*loc, key)
             if self.locate:
                 self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
-            hidden = [] if key.isascii() else invisible_characters(key)
+            hidden = invisible_characters(key)
             if hidden:
                 self.problem(
                     key_mark,

@@ -1,9 +1,11 @@
-"""Scalars: how YAML 1.2 and YAML 1.1 read each one, and whether they agree.
+"""Scalars: how YAML 1.2, YAML 1.1 and lenient readers read each one, and whether they agree.
 
-We read YAML 1.2 core scalars, as editors and check-jsonschema do. Applications that load the
-same file with PyYAML read YAML 1.1. A scalar that the two read as different values (`010` is
-10 to one and 8 to the other, `yes` is a string to one and true to the other, `1e3` a number to
-one and a string to the other) is refused, with both readings and the unambiguous spelling.
+We read YAML 1.2 core scalars, as editors do. Applications that load the same file with PyYAML
+read YAML 1.1, and ruamel (check-jsonschema) allows `_` and signs in numbers that YAML 1.2 reads
+as text. A scalar that two of them read as different values (`010` is 10 to one and 8 to the
+other, `yes` is a string to one and true to the other, `1e3` a number to one and a string to the
+other, `0o1_7` text to one and 15 to another) is refused, with both readings and the unambiguous
+spelling.
 """
 
 from __future__ import annotations

@@ -1,19 +1,25 @@
-"""Token-level checks: where libyaml's reading of the characters differs from YAML 1.2's.
+"""Token-level checks: where libyaml's reading of the characters differs from another reader's.
 
-libyaml (which PyYAML, and so many applications, use) accepts a few spellings that YAML 1.2
-readers (editors, check-jsonschema) read differently or refuse, as the official YAML test suite
+libyaml (which PyYAML, and so many applications, use) accepts spellings that YAML 1.2 readers
+(editors) read differently or refuse, as the official YAML test suite shows, and some that
+PyYAML's own pure-Python reader or ruamel (check-jsonschema) refuse, as fuzzing against them
 shows. Each is refused here with what to write instead, so that a file we accept is read the
 same way by all of them:
 
 * a comment whose `#` has no space before it (`"value"# note`, `[a, b]#note`, `># note`);
 * an anchor or alias name followed by a character YAML 1.2 counts as part of the name
   (`&an:chor value`);
-* the non-specific tag `!`, which YAML 1.2 reads as text and libyaml resolves anyway;
-* `?x`, `-` and lone `-`, `?`, `:` inside flow collections (`[?x]`, `[-]`);
+* the non-specific tag `!`, which YAML 1.2 reads as text and libyaml resolves anyway, and a tag
+  followed directly by `,` or a bracket;
+* `?x`, `-`, a lone `-`, `?` or `:`, and text holding `?`, inside flow collections, and a `:`
+  with no space after it inside a flow sequence (`["key":value]`);
 * continuation lines of a flow collection or of quoted text not indented past the block that
   holds them;
-* block scalars whose blank lines hold more spaces than their text is indented, or that end the
-  file on a line of spaces without a line break.
+* block scalars whose blank lines before the text hold spaces other than none or the text's
+  indentation, top-level block scalars whose text is not indented, and a file that ends inside
+  a block scalar on a line of spaces without a line break;
+* a second `...` marker;
+* tabs outside quoted text, block scalar text and comments.
 """
 
 from __future__ import annotations
@@ -52,13 +58,16 @@ class _TokenChecker:
         self.text = text
         self.findings: list[Finding] = []
         self.flow_level = 0
+        self.flow_brackets: list[str] = []  # "[" or "{" for each open flow collection
         self.block_columns: list[int] = []
         self.flow_start: Any = None
         self.flow_required = 0
         self._lines: list[tuple[int, str]] | None = None
-        # Where tabs are text, not YAML syntax: quoted scalars and block scalar content.
+        # For the tab rule only (kept when the text holds a tab): where tabs are text, not YAML
+        # syntax (quoted scalars, block scalar content), and every scalar, in order (a `#`
+        # inside one does not start a comment).
+        self.has_tabs = "\t" in text
         self.text_spans: list[tuple[int, int]] = []
-        # Every scalar, in order: a `#` inside one does not start a comment.
         self.scalar_spans: list[tuple[int, int]] = []
         self.document_ends = 0
 
@@ -85,8 +94,11 @@ class _TokenChecker:
             if self.flow_level == 0:
                 self.flow_start, self.flow_required = token.start_mark, self.required_indent()
             self.flow_level += 1
+            self.flow_brackets.append(self.text[start])
         elif kind in _FLOW_ENDS:
             self.flow_level = max(self.flow_level - 1, 0)
+            if self.flow_brackets:
+                self.flow_brackets.pop()
             if self.flow_level == 0 and self.flow_start is not None:
                 self.check_continuation(
                     self.flow_start.line, token.end_mark.line, self.flow_required, "flow collection"
@@ -120,6 +132,16 @@ class _TokenChecker:
                     "'?' followed by text inside a flow collection starts a key for libyaml and "
                     "is part of the text for YAML 1.2; quote the text, or write '? ' with a space "
                     "for a key",
+                    "yaml.flow-indicator",
+                )
+        elif kind is tokens.ValueToken:
+            in_list = self.flow_brackets[-1:] == ["["]
+            if in_list and end > start and self.char_at(end) not in _BLANK:
+                self.add(
+                    start,
+                    "inside [...], a ':' with no space after it ('\"key\":value') makes a "
+                    "one-pair mapping for libyaml and PyYAML and an error for ruamel "
+                    "(check-jsonschema); put a space after ':', or quote the text",
                     "yaml.flow-indicator",
                 )
         elif kind is tokens.BlockEntryToken:
@@ -166,7 +188,8 @@ class _TokenChecker:
 
     def check_scalar(self, token: Any, start: int) -> None:
         end = token.end_mark.index
-        self.scalar_spans.append((start, end))
+        if self.has_tabs:
+            self.scalar_spans.append((start, end))
         if token.plain:
             if self.flow_level and token.value in ("-", "?", ":"):
                 self.add(
@@ -184,11 +207,12 @@ class _TokenChecker:
                 )
         elif token.style in ("|", ">"):
             content = self.text.find("\n", start)
-            if content != -1:
+            if content != -1 and self.has_tabs:
                 self.text_spans.append((content, end))
             self.check_block_scalar(token, start)
         else:
-            self.text_spans.append((start, end))
+            if self.has_tabs:
+                self.text_spans.append((start, end))
             if not self.flow_level and token.end_mark.line > token.start_mark.line:
                 self.check_continuation(
                     token.start_mark.line,
@@ -286,6 +310,8 @@ class _TokenChecker:
         """Tabs anywhere but in quoted text, block scalar text and comments: libyaml accepts
         some of them (after `key:`, at the end of a line, inside plain text), while PyYAML's
         own reader and check-jsonschema refuse the file."""
+        if not self.has_tabs:
+            return
         offset = self.text.find("\t")
         first, count = -1, 0
         while offset != -1:

@@ -169,15 +169,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     kinds = sorted(KINDS)
 
+    def add_kind_and_format(command: argparse.ArgumentParser) -> None:
+        """The options `check` and `diff` share: the document kind and the report format."""
+        command.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+        command.add_argument(
+            "--format",
+            dest="output_format",
+            choices=sorted(REPORTERS),
+            default="text",
+            help=FORMAT_HELP,
+        )
+
     check = add_command("check")
-    check.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
-    check.add_argument(
-        "--format",
-        dest="output_format",
-        choices=sorted(REPORTERS),
-        default="text",
-        help=FORMAT_HELP,
-    )
+    add_kind_and_format(check)
     check.add_argument(
         "files", nargs="+", metavar="FILE", help="a YAML file to check; give several at once"
     )
@@ -244,15 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text, for people; json, for scripts (default: %(default)s)",
     )
-    diff = add_command("diff", usage=DIFF_USAGE)
-    diff.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
-    diff.add_argument(
-        "--format",
-        dest="output_format",
-        choices=sorted(REPORTERS),
-        default="text",
-        help=FORMAT_HELP,
+    diff = add_command(
+        "diff",
+        usage=DIFF_USAGE,
+        description=COMMAND_HELP["diff"].description.format(rules=_strictness_rules_text()),
     )
+    add_kind_and_format(diff)
     diff.add_argument(
         "--git",
         metavar="REV",
