@@ -1,8 +1,9 @@
 """The fuzzing oracle, shared by tests/test_hardening.py, tests/test_yaml_test_suite.py and
 fuzz/fuzz_check.py: a check must never raise, nothing the schema rejects may ever load as a
-model, and whatever the loader accepts must mean the same to the other readers of the file:
-PyYAML's `safe_load` (its own pure-Python reader), PyYAML on libyaml, and check-jsonschema's
-loader (ruamel)."""
+model, the check's accept path (no pydantic) accepts exactly what the model accepts, and
+whatever the loader accepts must mean the same to the other readers of the file: PyYAML's
+`safe_load` (its own pure-Python reader), PyYAML on libyaml, and check-jsonschema's loader
+(ruamel)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ import jsonschema
 import yaml
 from conftest import local_schema_registry
 
+from cleveragents.domain.models.core.acceptance import accepts_action, accepts_profile
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.document import load_yaml_document
+from cleveragents.reading.loaded_file import load_bytes
 from cleveragents.reading.problems import ProfileFileError
 from cleveragents.reading.validation import check_yaml_bytes
 from cleveragents.safety_toolkit.kinds import KINDS
@@ -101,9 +104,19 @@ def readers_that_disagree(data: bytes) -> dict[str, str]:
     return disagreeing
 
 
+# The check's accept path (no pydantic) for each model: it must give the model's verdict.
+ACCEPT_PATHS: dict[type, Callable[[dict[str, Any]], bool]] = {
+    SafetyProfile: accepts_profile,
+    Action: accepts_action,
+}
+
+
 def assert_never_loads_what_the_schema_rejects(data: bytes) -> None:
+    loaded_file = load_bytes(data, "fuzz.yaml")
     for model in (SafetyProfile, Action):
         result = check_yaml_bytes(data, "fuzz.yaml", model)  # must not raise
+        accepted_without_model = loaded_file.accepted_by(ACCEPT_PATHS[model])
+        assert accepted_without_model == (result.instance is not None), data
         if result.instance is None:
             assert result.problems, "an invalid file must say why"
             continue
