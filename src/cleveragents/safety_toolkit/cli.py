@@ -248,11 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text, for people; json, for scripts (default: %(default)s)",
     )
-    diff = add_command(
-        "diff",
-        usage=DIFF_USAGE,
-        description=COMMAND_HELP["diff"].description.format(rules=_strictness_rules_text()),
-    )
+    diff = add_command("diff", usage=DIFF_USAGE)  # its {rules} are filled in by format_help
     add_kind_and_format(diff)
     diff.add_argument(
         "--git",
