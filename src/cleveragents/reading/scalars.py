@@ -28,13 +28,14 @@ CORE_TAGS = (*SCALAR_TAGS, MAP_TAG, SEQ_TAG)
 # What the composing loader gives a plain scalar without a tag: resolved later, both ways.
 IMPLICIT_TAG: Final = "!implicit-plain-scalar"
 
-# The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
-_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+# The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution). `\Z`, not `$`:
+# a tagged quoted scalar can end in a newline (`!!int "3\n"`), which `$` would let through.
+_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)\Z")
+_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)\Z")
+_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")
 _FLOAT_RE = re.compile(
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
 )
 
 # YAML 1.1 words for booleans; plain, they are refused (YAML 1.2 reads them as strings).
@@ -234,9 +235,9 @@ LENIENT_READER = OtherReader(
 _LENIENT_NUMBER = re.compile(
     r"^[-+]?(?:0b[01_]+|0o?[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+"
     r"|[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[0-9][0-9_]*[eE][-+]?[0-9]+"
-    r"|\.[0-9_]+(?:[eE][-+][0-9]+)?)$"
+    r"|\.[0-9_]+(?:[eE][-+][0-9]+)?)\Z"
 )
-_SIGNED_PREFIXED = re.compile(r"^([-+]?)0([box])([0-9a-fA-F]+)$")
+_SIGNED_PREFIXED = re.compile(r"^([-+]?)0([box])([0-9a-fA-F]+)\Z")
 
 
 def read_leniently(text: str) -> Any:
