@@ -12,9 +12,10 @@ The schemas are draft 2020-12 and fastjsonschema implements draft 07. They agree
 keyword the schemas use (listed below), so the code decides what a draft 2020-12 validator
 decides; a schema that uses any other keyword is refused here, until someone checks that it
 means the same in both drafts and adds it. The `$ref`s between the schema files are resolved
-here, from the files themselves (draft 2020-12 also applies the keywords beside a `$ref`; here
-they are annotations), so each module is one self-contained function, `validate`, that fetches
-nothing. `use_default=False`: the code never writes defaults into the document it checks.
+here, from the files themselves (the schema a `$ref` names joins the keywords beside it in an
+`allOf`, so both apply, as in draft 2020-12), so each module is one self-contained function,
+`validate`, that fetches nothing. `use_default=False`: the code never writes defaults into the
+document it checks.
 
 One line of fastjsonschema's code is changed: it imports the two exceptions it raises from the
 fastjsonschema package, and here they come from the generated package's `__init__.py` instead.
