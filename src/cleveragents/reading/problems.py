@@ -33,11 +33,18 @@ class Problem(NamedTuple):
         What comes from the file (its name, the field path, values quoted in the message) is
         escaped for a terminal; `label` is the caller's (it may hold colour codes)."""
         label = self.severity if label is None else label
-        file = visible(self.file)
-        where = f"{file}:{self.line}:{self.column}" if self.line else file
-        field = f"{visible(self.path)}: " if self.path else ""
-        # Messages quote file text with repr, which already escapes backslashes.
-        return f"{where}: {label}: {field}{visible(self.message, escape_backslashes=False)}"
+        return render_line(self.file, self.line, self.column, self.path, label, self.message)
+
+
+def render_line(file: str, line: int, column: int, path: str, label: str, message: str) -> str:
+    """`FILE:LINE:COL: LABEL: FIELD: message`, the shape of every line the reports print about
+    a place in a file (no position when `line` is 0, no field when `path` is empty), with what
+    comes from the file escaped for a terminal."""
+    shown_file = visible(file)
+    where = f"{shown_file}:{line}:{column}" if line else shown_file
+    field = f"{visible(path)}: " if path else ""
+    # Messages quote file text with repr, which already escapes backslashes.
+    return f"{where}: {label}: {field}{visible(message, escape_backslashes=False)}"
 
 
 def render_loc(loc: Loc) -> str:

@@ -16,8 +16,7 @@ from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.files import file_problem, read_regular_file
 from cleveragents.reading.nodes import YamlDocument
-from cleveragents.reading.problems import Loc, Problem, render_loc
-from cleveragents.reading.terminal_text import visible
+from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
 from .kinds import DocumentKind
@@ -59,14 +58,10 @@ class Finding:
     old: Any = field(default=None, compare=False)  # JSON values, for scripts
     new: Any = field(default=None, compare=False)
 
-    def render(self, label: str | None = None) -> str:
-        """`FILE:LINE:COL: loosens: FIELD: old → new`, in the shape of `check`'s lines, with
-        what comes from the files escaped for a terminal as `check` escapes it."""
-        file = visible(self.file)
-        where = f"{file}:{self.line}:{self.column}" if self.line else file
-        path = f"{visible(self.path)}: " if self.path else ""
-        detail = visible(self.detail, escape_backslashes=False)
-        return f"{where}: {label or self.verdict.value}: {path}{detail}"
+    def render(self, label: str) -> str:
+        """`FILE:LINE:COL: loosens: FIELD: old → new`, in the shape of `check`'s lines;
+        `label` is the verdict, perhaps coloured."""
+        return render_line(self.file, self.line, self.column, self.path, label, self.detail)
 
 
 @dataclass(frozen=True, slots=True)

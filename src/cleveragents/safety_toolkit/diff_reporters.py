@@ -16,6 +16,7 @@ from .reporters import (
     GREEN,
     RED,
     github_command,
+    invalid_files,
     painted,
     problem_github_command,
     problem_json,
@@ -41,7 +42,7 @@ def summary(report: DiffReport) -> str:
     ):
         if report.count(verdict):
             parts.append(_counted(report.count(verdict), one, many))
-    invalid = len({problem.file for problem in report.problems})
+    invalid = len(invalid_files(report.problems))
     if invalid:
         parts.append(_counted(invalid, "file invalid", "files invalid"))
     compared = f"({_counted(report.files_compared, 'file', 'files')} compared)"
