@@ -316,10 +316,14 @@ def diff_against_git(
 
     Raises GitError when git cannot answer (not a repository, an unknown revision)."""
     repository = Repository(folder)
-    if comparison.old_rev == "HEAD" and not repository.has_commits():
-        # Before the first commit everything is new: compare with the empty tree.
-        comparison = replace(comparison, old_rev=repository.empty_tree())
-    for revision in (comparison.old_rev, comparison.new_rev):
+    to_verify = [comparison.old_rev, comparison.new_rev]
+    if comparison.old_rev == "HEAD":
+        # HEAD is then either a commit (has_commits says so) or, before the first commit, the
+        # empty tree, against which everything is new: neither needs verifying again.
+        to_verify = [comparison.new_rev]
+        if not repository.has_commits():
+            comparison = replace(comparison, old_rev=repository.empty_tree())
+    for revision in to_verify:
         if revision is not None:
             repository.verify(revision)
     pathspecs = [repository.repository_path(path) for path in user_paths]
