@@ -18,8 +18,12 @@ from .kinds import KINDS
 if TYPE_CHECKING:
     from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.problems import Problem
+    from cleveragents.reading.validation import CheckResult
 
-__all__ = ["check_files", "use_kind", "with_gc_paused"]
+    # A loaded file checked through the kind's model: its result, and its problems with the hint.
+    FileChecker = Callable[[LoadedFile, str], tuple[CheckResult[Any], list[Problem]]]
+
+__all__ = ["check_files", "load_file_checker", "use_kind", "with_gc_paused"]
 
 T = TypeVar("T")
 
@@ -48,31 +52,36 @@ def _import_acceptance(
     return load_file, KINDS[kind].acceptance()
 
 
-def _import_problem_finder(kind: str) -> Callable[[LoadedFile, str], list[Problem]]:
-    """What reports a file that is not accepted: the model's problems, then the kind hint."""
+def _import_file_checker(kind: str) -> FileChecker:
     from cleveragents.reading.validation import check_loaded
 
-    from .kind_hint import kind_hints
+    from .kind_hint import problems_with_hint
 
     model = KINDS[kind].model()
 
-    def problems(loaded: LoadedFile, path: str) -> list[Problem]:
+    def check(loaded: LoadedFile, path: str) -> tuple[CheckResult[Any], list[Problem]]:
         result = check_loaded(loaded, model, path)
-        return [*result.problems, *kind_hints(path, result, kind, use_kind)]
+        return result, problems_with_hint(path, result, kind, use_kind)
 
-    return problems
+    return check
+
+
+def load_file_checker(kind: str) -> FileChecker:
+    """What checks a loaded file through the kind's model (pydantic, imported and built now):
+    its result, and its problems followed by the kind hint."""
+    return with_gc_paused(lambda: _import_file_checker(kind))
 
 
 def check_files(paths: Sequence[str], kind: str) -> list[Problem]:
     """Every problem of every file checked as `kind` (errors and hints, unsorted)."""
     load_file, accepts = with_gc_paused(lambda: _import_acceptance(kind))
-    find_problems: Callable[[LoadedFile, str], list[Problem]] | None = None
+    check_with_model: FileChecker | None = None
     problems: list[Problem] = []
     for path in paths:
         loaded = load_file(path)
         if loaded.accepted_by(accepts):
             continue
-        if find_problems is None:  # the first file that is not valid
-            find_problems = with_gc_paused(lambda: _import_problem_finder(kind))
-        problems += find_problems(loaded, path)
+        if check_with_model is None:  # the first file that is not valid
+            check_with_model = load_file_checker(kind)
+        problems += check_with_model(loaded, path)[1]
     return problems

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from cleveragents.reading.terminal_text import visible
@@ -16,10 +16,6 @@ from .help_text import COMMAND_HELP, FORMAT_HELP, KIND_HELP
 from .kinds import KINDS
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from cleveragents.reading.validation import CheckResult
-
     from .git_versions import GitComparison
 from .reporters import REPORTERS
 
@@ -320,19 +316,6 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
     )
 
 
-def _import_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
-    from cleveragents.reading.validation import check_yaml_file
-
-    return check_yaml_file, KINDS[kind].model()
-
-
-def _load_checker(kind: str) -> tuple[Callable[..., CheckResult[Any]], type[BaseModel]]:
-    """The validation path and the kind's model (pydantic)."""
-    from .check import with_gc_paused
-
-    return with_gc_paused(lambda: _import_checker(kind))
-
-
 def run_check(options: CheckOptions) -> int:
     from .check import check_files
     from .kind_hint import with_hints_last
@@ -355,14 +338,13 @@ def run_schema(kind: str, path_only: bool) -> int:
 
 
 def run_show(kind: str, path: str) -> int:
-    from .check import use_kind
-    from .kind_hint import kind_hints
+    from cleveragents.reading.loaded_file import load_file
+
+    from .check import load_file_checker
     from .show import render_effective
 
-    check_yaml_file, model = _load_checker(kind)
-    result = check_yaml_file(path, model)
+    result, problems = load_file_checker(kind)(load_file(path), path)
     if result.instance is None:
-        problems = [*result.problems, *kind_hints(path, result, kind, use_kind)]
         _emit(REPORTERS["text"](problems, 1, _wants_colour(sys.stdout)))
         return EXIT_INVALID
     _emit(render_effective(result.instance, path))

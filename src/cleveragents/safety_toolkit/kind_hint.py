@@ -18,7 +18,13 @@ from .kinds import KINDS
 if TYPE_CHECKING:
     from cleveragents.reading.validation import CheckResult
 
-__all__ = ["KIND_HINT_RULE", "hint_problem", "kind_hints", "resembled_kind", "with_hints_last"]
+__all__ = [
+    "KIND_HINT_RULE",
+    "hint_problem",
+    "problems_with_hint",
+    "resembled_kind",
+    "with_hints_last",
+]
 
 KIND_HINT_RULE = "kind.hint"
 
@@ -53,14 +59,14 @@ def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda problem: (problem.file, problem.severity == "hint", problem))
 
 
-def kind_hints(
+def problems_with_hint(
     file: str, result: CheckResult[Any], checked: str, advice: Callable[[str], str]
 ) -> list[Problem]:
-    """The hint for a file that failed as `checked` but looks like another kind (none when it
-    passed, or does not); `advice(kind)` says what to do, e.g. "use --kind action"."""
+    """The problems of a file checked as `checked`, then the hint when it failed and looks like
+    another kind; `advice(kind)` says what to do, e.g. "use --kind action"."""
     if not result.problems or not result.top_level_keys:
-        return []
+        return list(result.problems)
     resembled = resembled_kind(result.top_level_keys, checked)
     if resembled is None:
-        return []
-    return [hint_problem(file, resembled, checked, advice(resembled))]
+        return list(result.problems)
+    return [*result.problems, hint_problem(file, resembled, checked, advice(resembled))]

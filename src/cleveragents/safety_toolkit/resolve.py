@@ -31,7 +31,7 @@ from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_file
 
 from .diff import change_text
-from .kind_hint import kind_hints, with_hints_last
+from .kind_hint import problems_with_hint, with_hints_last
 from .show import marked_lines, yaml_key, yaml_value
 
 __all__ = ["LooserNote", "Resolution", "render_json", "render_text", "resolve_files"]
@@ -88,14 +88,14 @@ def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, l
     for provenance, path in files.items():
         if provenance is Provenance.ACTION:
             action = check_yaml_file(path, Action)
-            problems += [*action.problems, *kind_hints(path, action, "action", _as_profile_layer)]
+            problems += problems_with_hint(path, action, "action", _as_profile_layer)
             if action.instance is not None:
                 automation = action.instance.automation_profile
                 if action.instance.safety_profile is not None:
                     profiles[provenance] = action.instance.safety_profile
         else:
             profile = check_yaml_file(path, SafetyProfile)
-            problems += [*profile.problems, *kind_hints(path, profile, "profile", _as_action)]
+            problems += problems_with_hint(path, profile, "profile", _as_action)
             if profile.instance is not None:
                 profiles[provenance] = profile.instance
     if problems:
