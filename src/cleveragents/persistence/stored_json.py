@@ -40,8 +40,7 @@ class UnwritableProfile(ValueError):
 def profile_to_mapping(profile: SafetyProfile) -> dict[str, Any]:
     """The JSON object stored for `profile` in a JSONB column: the same fields and values as
     `profile_to_json`, checked the same way (UnwritableProfile)."""
-    mapping: dict[str, Any] = _STRICT_JSON.decode(profile_to_json(profile))
-    return mapping
+    return _checked_dump(profile)[1]
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -130,14 +129,21 @@ def profile_to_json(profile: SafetyProfile) -> str:
     Raises UnwritableProfile when the text would not read back as the same profile: only a
     profile built with `model_construct`, which validates nothing, can break the rules, and a
     row that cannot be read back must never be written."""
+    return _checked_dump(profile)[0]
+
+
+def _checked_dump(profile: SafetyProfile) -> tuple[str, dict[str, Any]]:
+    """`profile`'s JSON text and the object it reads back as, once that is known to be the
+    same profile (else UnwritableProfile)."""
     text = profile.model_dump_json(warnings=False)  # a bad profile is reported below
+    mapping: dict[str, Any] = _STRICT_JSON.decode(text)
     try:
-        same = SafetyProfile.model_validate(_STRICT_JSON.decode(text)) == profile
+        same = SafetyProfile.model_validate(mapping) == profile
     except ValidationError as error:
         reason = f"breaks the rules ({_schema_problems(error)})"
     else:
         if same:
-            return text
+            return text, mapping
         reason = "would read back as a different profile (JSON has no .nan or .inf)"
     raise UnwritableProfile(
         f"this SafetyProfile {reason}; build profiles with SafetyProfile(...) or "
