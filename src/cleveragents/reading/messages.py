@@ -122,10 +122,6 @@ _MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
         f"{describe_value(e['input'])} is above the maximum {_bound(e.get('ctx', {}).get('le'))}"
     ),
     "missing": lambda e: f"required field {e['loc'][-1]!r} is missing; add it",
-    "non_finite_number": lambda e: (
-        f"{e.get('ctx', {}).get('number')} is not a finite number, which JSON cannot store; "
-        "write a finite number"
-    ),
     "string_too_short": lambda e: _too_short_message(
         e["input"], e.get("ctx", {}).get("min_length")
     ),
