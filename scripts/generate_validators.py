@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -93,17 +94,25 @@ class SchemaError(Exception):
     """A schema this generator cannot turn into code that agrees with draft 2020-12."""
 
 
+def _map_subschemas(keyword: str, value: Any, function: Callable[[Any], Any]) -> Any:
+    """One keyword's `value` with `function` applied to each schema inside it: the one place
+    that knows which keywords hold schemas."""
+    if keyword == "properties":
+        return {name: function(subschema) for name, subschema in value.items()}
+    if keyword == "allOf":
+        return [function(subschema) for subschema in value]
+    if keyword in ("items", "additionalProperties") and isinstance(value, dict):
+        return function(value)
+    return value
+
+
 def _subschemas(keyword: str, value: Any) -> list[Any]:
     """The schemas inside one keyword's value."""
-    if keyword == "properties":
-        return list(value.values())
-    if keyword == "allOf":
-        return list(value)
     if keyword == "items" and not isinstance(value, dict):
         raise SchemaError("'items' with an array of schemas is 'prefixItems' in draft 2020-12")
-    if keyword in ("items", "additionalProperties") and isinstance(value, dict):
-        return [value]
-    return []
+    found: list[Any] = []
+    _map_subschemas(keyword, value, found.append)
+    return found
 
 
 def _check_keywords(schema: dict[str, Any], where: str) -> None:
@@ -127,13 +136,9 @@ def _resolved(schema: dict[str, Any], base: str, by_id: dict[str, dict[str, Any]
     for keyword, value in schema.items():
         if keyword in ("$id", "$ref"):
             continue
-        if keyword == "properties":
-            value = {name: _resolved(sub, base, by_id) for name, sub in value.items()}
-        elif keyword == "allOf":
-            value = [_resolved(sub, base, by_id) for sub in value]
-        elif keyword in ("items", "additionalProperties") and isinstance(value, dict):
-            value = _resolved(value, base, by_id)
-        copy[keyword] = value
+        copy[keyword] = _map_subschemas(
+            keyword, value, lambda subschema: _resolved(subschema, base, by_id)
+        )
     if "$ref" in schema:
         target = urljoin(base, schema["$ref"])
         if target not in by_id:
