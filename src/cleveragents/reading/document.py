@@ -26,7 +26,7 @@ from .limits import DEFAULT_LIMITS, LoadLimits
 from .nodes import Stop, Walker, YamlDocument
 from .problems import Problem, render_loc
 from .scalars import composing_loader
-from .text import Finding, line_and_column, read_document_text
+from .text import Finding, line_and_column, line_starts, read_document_text
 from .tokens import token_findings
 
 try:  # libyaml's parser and composer when present: much faster
@@ -99,14 +99,20 @@ def _syntax_problem(error: yaml.MarkedYAMLError, text: str, filename: str) -> Pr
     return Problem(filename, line, column, "$", f"invalid YAML: {what}", "yaml.syntax")
 
 
-def _finding_problem(finding: Finding, text: str, walker: Walker) -> Problem:
-    """A finding made before the walk, placed at its line and column and named by the field
-    written around it."""
-    line, column = line_and_column(text, finding.offset)
-    loc = walker.loc_at(finding.offset)
-    if loc:  # the model's errors about the same value would repeat it
-        walker.document.reported.add(loc)
-    return Problem(walker.filename, line, column, render_loc(loc), finding.message, finding.rule)
+def _finding_problems(findings: list[Finding], text: str, walker: Walker) -> list[Problem]:
+    """The findings made before the walk, each placed at its line and column and named by the
+    field written around it."""
+    starts = line_starts(text)
+    locs = walker.locs_at([finding.offset for finding in findings])
+    problems = []
+    for finding, loc in zip(findings, locs, strict=True):
+        line, column = line_and_column(starts, finding.offset)
+        if loc:  # the model's errors about the same value would repeat it
+            walker.document.reported.add(loc)
+        problems.append(
+            Problem(walker.filename, line, column, render_loc(loc), finding.message, finding.rule)
+        )
+    return problems
 
 
 def load_yaml_document(
@@ -171,5 +177,6 @@ def load_yaml_document(
                 document.value, document.built = walker.walk(root, (), 0), True
             except Stop:
                 document.value = None
-    document.problems.extend(_finding_problem(finding, text, walker) for finding in findings)
+    if findings:
+        document.problems.extend(_finding_problems(findings, text, walker))
     return document

@@ -7,6 +7,8 @@ about the same place are not shown twice.
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Sequence
 from typing import Any
 
 from yaml import ScalarNode, SequenceNode
@@ -76,7 +78,7 @@ class Walker:
         self.limits = limits
         self.document = YamlDocument(value=None)
         # (start, end, loc) of every value and key in the source, to place findings made
-        # before the walk (see `loc_at`); an aliased node is recorded where it is written.
+        # before the walk (see `locs_at`); an aliased node is recorded where it is written.
         # Kept only when there are findings to place (`locate`).
         self.locate = locate
         self.max_integer_digits = limits.max_integer_digits
@@ -92,13 +94,28 @@ class Walker:
         if reported:
             self.document.reported.add(loc)
 
-    def loc_at(self, offset: int) -> Loc:
-        """The innermost value or key written around `offset`; the root when none is."""
-        best: tuple[int, Loc] | None = None
-        for start, end, loc in self.spans:
-            if start <= offset <= end and (best is None or end - start < best[0]):
-                best = (end - start, loc)
-        return best[1] if best else ()
+    def locs_at(self, offsets: Sequence[int]) -> list[Loc]:
+        """For each offset, the innermost value or key written around it: the narrowest span
+        holding it, the first recorded of equally narrow ones; the root when none does. One
+        pass over the spans and the offsets, each sorted, so many findings cost little."""
+        spans = self.spans
+        by_start = sorted(range(len(spans)), key=lambda index: spans[index][0])
+        holding: list[tuple[int, int, int]] = []  # (width, index, end): a heap, narrowest first
+        locs: list[Loc] = [()] * len(offsets)
+        next_span = 0
+        for position in sorted(range(len(offsets)), key=offsets.__getitem__):
+            offset = offsets[position]
+            while next_span < len(by_start) and spans[by_start[next_span]][0] <= offset:
+                index = by_start[next_span]
+                start, end, _ = spans[index]
+                heapq.heappush(holding, (end - start, index, end))
+                next_span += 1
+            # A span that ends before this offset ends before every later one too.
+            while holding and holding[0][2] < offset:
+                heapq.heappop(holding)
+            if holding:
+                locs[position] = spans[holding[0][1]][2]
+        return locs
 
     def tag_fits(self, node: Any, allowed: tuple[str, ...], loc: Loc) -> bool:
         if node.tag in allowed:

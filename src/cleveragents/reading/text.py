@@ -9,9 +9,10 @@ place: every YAML reader breaks the line there, only terminals and diff viewers 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from .limits import LoadLimits
@@ -206,9 +207,13 @@ def read_document_text(
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def line_and_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of `offset`, with lines broken where YAML readers break them."""
-    line, line_start = 1, 0
-    for found in _LINE_BREAK.finditer(text, 0, offset):
-        line, line_start = line + 1, found.end()
-    return line, offset - line_start + 1
+def line_starts(text: str) -> list[int]:
+    """The offset where each line of `text` starts, with lines broken where YAML readers break
+    them: found once, then `line_and_column` places any number of offsets."""
+    return [0, *(found.end() for found in _LINE_BREAK.finditer(text))]
+
+
+def line_and_column(starts: Sequence[int], offset: int) -> tuple[int, int]:
+    """1-based line and column of `offset`, from the text's `line_starts`."""
+    line = bisect.bisect_right(starts, offset)
+    return line, offset - starts[line - 1] + 1
