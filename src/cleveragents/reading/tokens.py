@@ -41,6 +41,8 @@ _FLOW_ENDS = (tokens.FlowSequenceEndToken, tokens.FlowMappingEndToken)
 _BLOCK_STARTS = (tokens.BlockMappingStartToken, tokens.BlockSequenceStartToken)
 _BLOCK_SCALAR_HEADER = re.compile(r"[|>][0-9+-]*")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+# What may follow a block scalar that ends the file: only spaces and tabs, if anything.
+_ONLY_BLANKS_TO_END = re.compile(r"[ \t]*\Z")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -249,12 +251,10 @@ class _TokenChecker:
         header_end = header.end() if header else start + 1
         if self.char_at(header_end) == "#":
             self.comment_without_space(header_end)
-        line_number = token.start_mark.line
-        following = self.lines[line_number + 1 :]
         if header and not any(character.isdigit() for character in header.group()):
-            self.check_leading_blank_lines(following)
+            self.check_leading_blank_lines(token.start_mark.line + 1)
         end = token.end_mark.index
-        if not self.text.endswith(("\n", "\r")) and not self.text[end:].strip(" \t"):
+        if not self.text.endswith(("\n", "\r")) and _ONLY_BLANKS_TO_END.match(self.text, end):
             offset, last = self.lines[-1]
             if last and not last.strip(" "):
                 self.add(
@@ -265,7 +265,7 @@ class _TokenChecker:
                     "yaml.block-scalar",
                 )
 
-    def check_leading_blank_lines(self, following: list[tuple[int, str]]) -> None:
+    def check_leading_blank_lines(self, first_line: int) -> None:
         """Blank lines before a block scalar's first line of text must be empty or hold exactly
         as many spaces as the text is indented. YAML 1.2 takes the indentation from the first
         line of text and refuses blank lines that hold more spaces (libyaml takes the most
@@ -274,7 +274,9 @@ class _TokenChecker:
         parent = self.block_columns[-1] if self.block_columns else -1
         blank: list[tuple[int, int]] = []
         text_indent = None
-        for offset, line in following:
+        # By index, not a slice: a copy of the rest of the file per block scalar adds up.
+        for line_number in range(first_line, len(self.lines)):
+            offset, line = self.lines[line_number]
             spaces = len(line) - len(line.lstrip(" "))
             if line[spaces:].strip(" "):
                 if spaces == 0 and parent < 0:
