@@ -42,25 +42,24 @@ def _expanded_sizes(root: Any, limits: LoadLimits) -> dict[int, tuple[int, int]]
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
-        children = _children(node)
         if children_done:
             in_progress.discard(id(node))
             if isinstance(node, yaml.ScalarNode):
                 sizes[id(node)] = (1, min(max_text, len(node.value)))
                 continue
             values, text = 1, 0
-            for child in children:
+            for child in _children(node):
                 child_values, child_text = sizes[id(child)]
                 values, text = values + child_values, text + child_text
             sizes[id(node)] = (min(max_values, values), min(max_text, text))
             continue
         if id(node) in sizes:
             continue
-        if id(node) in in_progress:
-            raise _RecursiveAlias(node)
+        # A node is never popped here while in progress: a child in progress is refused
+        # below, before it is pushed, so a cycle is found on its first step back.
         in_progress.add(id(node))
         stack.append((node, True))
-        for child in children:
+        for child in _children(node):
             if id(child) in in_progress:
                 raise _RecursiveAlias(child)
             if id(child) not in sizes:
