@@ -28,10 +28,9 @@ class Finding(NamedTuple):
 
 
 class DocumentText(NamedTuple):
-    """The text as a person reads it, the text the parser reads, and what was refused."""
+    """The text the parser reads and what was refused in the file's text."""
 
-    text: str
-    parse_text: str  # `text` with refused characters and lines blanked to spaces
+    parse_text: str  # the file's text with refused characters and lines blanked to spaces
     findings: tuple[Finding, ...]
 
 
@@ -154,10 +153,6 @@ def _file_problem(
 def decode_utf8(data: bytes, filename: str) -> str:
     """The text of `data` (a leading BOM removed), or ProfileFileError naming where the first
     non-UTF-8 byte is."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise ProfileFileError(
-            [_file_problem(filename, "the file is UTF-16 text; save it as UTF-8", "yaml.encoding")]
-        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -195,13 +190,16 @@ def read_document_text(
                 )
             ]
         )
-    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # before the NUL test: UTF-16 has NULs
+        raise ProfileFileError(
+            [_file_problem(filename, "the file is UTF-16 text; save it as UTF-8", "yaml.encoding")]
+        )
+    if b"\x00" in data:
         raise ProfileFileError(
             [_file_problem(filename, "the file is binary, not YAML text", "yaml.binary")]
         )
-    text = decode_utf8(data, filename)
-    parse_text, findings = refused_parts(text)
-    return DocumentText(text, parse_text, tuple(findings))
+    parse_text, findings = refused_parts(decode_utf8(data, filename))
+    return DocumentText(parse_text, tuple(findings))
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
