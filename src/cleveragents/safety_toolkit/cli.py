@@ -99,11 +99,12 @@ def _emit(text: str) -> None:
         os.close(devnull)
 
 
-def _wants_colour(stream: object) -> bool:
+def _colour(output_format: str) -> bool:
+    """Whether a report in `output_format` is coloured: text only, to a terminal."""
     # https://no-color.org: any non-empty NO_COLOR turns colour off.
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+    if output_format != "text" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
-    isatty = getattr(stream, "isatty", None)
+    isatty = getattr(sys.stdout, "isatty", None)
     return bool(isatty and isatty())
 
 
@@ -309,7 +310,7 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
     return DiffOptions(
         kind=args.kind,
         output_format=args.output_format,
-        colour=args.output_format == "text" and _wants_colour(sys.stdout),
+        colour=_colour(args.output_format),
         paths=tuple(args.paths),
         git=git,
         pre_commit=args.pre_commit,
@@ -345,7 +346,7 @@ def run_show(kind: str, path: str) -> int:
 
     result, problems = load_file_checker(kind)(load_file(path), path)
     if result.instance is None:
-        _emit(REPORTERS["text"](problems, 1, _wants_colour(sys.stdout)))
+        _emit(REPORTERS["text"](problems, 1, _colour("text")))
         return EXIT_INVALID
     _emit(render_effective(result.instance, path))
     return EXIT_OK
@@ -384,7 +385,7 @@ def run_resolve(files: dict[str, str | None], output_format: str) -> int:
     given = {Provenance[layer.upper()]: path for layer, path in files.items() if path is not None}
     resolution, problems = resolve_files(given)
     if resolution is None:
-        colour = output_format == "text" and _wants_colour(sys.stdout)
+        colour = _colour(output_format)
         _emit(REPORTERS[output_format](problems, len(given), colour))
         return EXIT_INVALID
     _emit((render_json if output_format == "json" else render_text)(resolution))
@@ -419,7 +420,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             files=tuple(args.files),
             kind=args.kind,
             output_format=args.output_format,
-            colour=args.output_format == "text" and _wants_colour(sys.stdout),
+            colour=_colour(args.output_format),
         )
         return run_check(options)
     if args.command == "schema":
