@@ -4,7 +4,9 @@ pydantic.
 Each file is loaded, and accepted when the loader found nothing and the kind's acceptance (see
 `acceptance`) says its model would accept it: importing pydantic and building the model are
 most of the start-up, and most files are valid. A file that is not accepted goes through the
-model, whose messages the report gives, with a hint when it looks like another kind.
+model, whose messages the report gives, with a hint when it looks like another kind. Where a
+floor applies (see `floor`), every file goes through the model, and each field of its profile
+looser than the floor is an error.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ if TYPE_CHECKING:
     from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.validation import CheckResult
+
+    from .floor import Floors
 
     # A loaded file checked through the kind's model: its result, and its problems with the hint.
     FileChecker = Callable[[LoadedFile, str], tuple[CheckResult[Any], list[Problem]]]
@@ -52,36 +56,49 @@ def _import_acceptance(
     return load_file, KINDS[kind].acceptance()
 
 
-def _import_file_checker(kind: str) -> FileChecker:
+def _import_file_checker(kind: str, floors: Floors | None) -> FileChecker:
     from cleveragents.reading.validation import check_loaded
 
+    from .floor import floor_problems
     from .kind_hint import problems_with_hint
 
-    model = KINDS[kind].model()
+    document_kind = KINDS[kind]
+    model = document_kind.model()
 
     def check(loaded: LoadedFile, path: str) -> tuple[CheckResult[Any], list[Problem]]:
         result = check_loaded(loaded, model, path)
-        return result, problems_with_hint(path, result, kind, use_kind)
+        problems = problems_with_hint(path, result, kind, use_kind)
+        floor = None if floors is None else floors.for_file(path)
+        if floor is not None and result.instance is not None and loaded.document is not None:
+            profile, prefix = document_kind.profile_in(result.instance)
+            if profile is not None:
+                problems += floor_problems(profile, floor, loaded.document, prefix, path)
+        return result, problems
 
     return check
 
 
-def load_file_checker(kind: str) -> FileChecker:
+def load_file_checker(kind: str, floors: Floors | None = None) -> FileChecker:
     """What checks a loaded file through the kind's model (pydantic, imported and built now):
-    its result, and its problems followed by the kind hint."""
-    return with_gc_paused(lambda: _import_file_checker(kind))
+    its result, and its problems followed by the kind hint, then the fields below the floor
+    `floors` finds for the file (none when `floors` is None). Raises FloorError, when called,
+    for a floor that cannot be used."""
+    return with_gc_paused(lambda: _import_file_checker(kind, floors))
 
 
-def check_files(paths: Sequence[str], kind: str) -> list[Problem]:
-    """Every problem of every file checked as `kind` (errors and hints, unsorted)."""
+def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -> list[Problem]:
+    """Every problem of every file checked as `kind` (errors and hints, unsorted), with the
+    fields below the floor `floors` finds for each file. Raises FloorError for a floor that
+    cannot be used."""
     load_file, accepts = with_gc_paused(lambda: _import_acceptance(kind))
     check_with_model: FileChecker | None = None
     problems: list[Problem] = []
     for path in paths:
+        floor = None if floors is None else floors.for_file(path)
         loaded = load_file(path)
-        if loaded.accepted_by(accepts):
+        if floor is None and loaded.accepted_by(accepts):
             continue
-        if check_with_model is None:  # the first file that is not valid
-            check_with_model = load_file_checker(kind)
+        if check_with_model is None:  # the first file that is not valid or has a floor
+            check_with_model = load_file_checker(kind, floors)
         problems += check_with_model(loaded, path)[1]
     return problems

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from cleveragents.reading.terminal_text import visible
 
-from .help_text import COMMAND_HELP, FORMAT_HELP, KIND_HELP
+from .floor import FloorError, FloorSetting
+from .help_text import COMMAND_HELP, FLOOR_HELP, FORMAT_HELP, KIND_HELP, NO_FLOOR_HELP
 from .kinds import KINDS
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ class DiffOptions(NamedTuple):
     paths: tuple[str, ...]  # OLD NEW, or the PATHs to limit --git to
     git: GitComparison | None  # None: compare two files
     pre_commit: bool
+    floor: FloorSetting = FloorSetting()
 
 
 class CheckOptions(NamedTuple):
@@ -65,6 +67,7 @@ class CheckOptions(NamedTuple):
     kind: str
     output_format: str
     colour: bool
+    floor: FloorSetting = FloorSetting()
 
 
 class _VersionAction(argparse.Action):
@@ -177,8 +180,15 @@ def build_parser() -> argparse.ArgumentParser:
             help=FORMAT_HELP,
         )
 
+    def add_floor_options(command: argparse.ArgumentParser) -> None:
+        """--floor and --no-floor, for the commands that hold profiles to the floor."""
+        command.add_argument("--floor", metavar="FLOOR", help=FLOOR_HELP)
+        command.add_argument("--no-floor", action="store_true", help=NO_FLOOR_HELP)
+        command.set_defaults(command_parser=command)
+
     check = add_command("check")
     add_kind_and_format(check)
+    add_floor_options(check)
     check.add_argument(
         "files", nargs="+", metavar="FILE", help="a YAML file to check; give several at once"
     )
@@ -245,8 +255,10 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text, for people; json, for scripts (default: %(default)s)",
     )
+    add_floor_options(resolve)
     diff = add_command("diff", usage=DIFF_USAGE)  # its {rules} are filled in by format_help
     add_kind_and_format(diff)
+    add_floor_options(diff)
     diff.add_argument(
         "--git",
         metavar="REV",
@@ -274,7 +286,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="OLD NEW; with --git or --pre-commit, files or folders to compare",
     )
-    diff.set_defaults(command_parser=diff)
     return parser
 
 
@@ -285,6 +296,13 @@ def _strictness_rules_text() -> str:
     return "\n".join(
         f"  {field:<{width}}  {rule.stricter}" for field, rule in STRICTNESS_RULES.items()
     )
+
+
+def _floor_setting(args: argparse.Namespace) -> FloorSetting:
+    """--floor or --no-floor (a usage error together)."""
+    if args.floor is not None and args.no_floor:
+        args.command_parser.error("--floor and --no-floor do not go together; choose one")
+    return FloorSetting(args.floor, args.no_floor)
 
 
 def _diff_options(args: argparse.Namespace) -> DiffOptions:
@@ -314,14 +332,16 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
         paths=tuple(args.paths),
         git=git,
         pre_commit=args.pre_commit,
+        floor=_floor_setting(args),
     )
 
 
 def run_check(options: CheckOptions) -> int:
     from .check import check_files
+    from .floor import Floors
     from .kind_hint import with_hints_last
 
-    problems = check_files(options.files, options.kind)
+    problems = check_files(options.files, options.kind, Floors(options.floor))
     report = REPORTERS[options.output_format](
         with_hints_last(problems), len(options.files), options.colour
     )
@@ -377,24 +397,27 @@ def run_init(path: str, schema_location: str | None) -> int:
     return EXIT_OK
 
 
-def run_resolve(files: dict[str, str | None], output_format: str) -> int:
+def run_resolve(files: dict[str, str | None], output_format: str, floor: FloorSetting) -> int:
     from cleveragents.domain.models.core.safety_profile import Provenance
 
+    from .floor import Floors
     from .resolve import render_json, render_text, resolve_files
 
     given = {Provenance[layer.upper()]: path for layer, path in files.items() if path is not None}
-    resolution, problems = resolve_files(given)
+    # A plan is resolved for the project the command runs in: its floor is found from here.
+    resolution, problems = resolve_files(given, Floors(floor).for_folder(os.curdir))
     if resolution is None:
         colour = _colour(output_format)
         _emit(REPORTERS[output_format](problems, len(given), colour))
         return EXIT_INVALID
     _emit((render_json if output_format == "json" else render_text)(resolution))
-    return EXIT_OK
+    return EXIT_INVALID if resolution.below_floor else EXIT_OK
 
 
 def run_diff(options: DiffOptions) -> int:
     from .diff import diff_files
     from .diff_reporters import DIFF_REPORTERS
+    from .floor import Floors
     from .git_versions import GitError, diff_against_git
 
     kind = KINDS[options.kind]
@@ -402,7 +425,7 @@ def run_diff(options: DiffOptions) -> int:
         if options.git is None:
             report = diff_files(kind, *options.paths)
         else:
-            report = diff_against_git(kind, options.git, options.paths)
+            report = diff_against_git(kind, options.git, options.paths, Floors(options.floor))
     except GitError as error:
         print(f"safety-profile: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -421,6 +444,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             kind=args.kind,
             output_format=args.output_format,
             colour=_colour(args.output_format),
+            floor=args.floor_setting,
         )
         return run_check(options)
     if args.command == "schema":
@@ -434,7 +458,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             "project": args.project,
             "global": args.global_profile,
         }
-        return run_resolve(files, args.output_format)
+        return run_resolve(files, args.output_format, args.floor_setting)
     return run_show(args.kind, args.file)
 
 
@@ -444,12 +468,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "diff":
             args.diff_options = _diff_options(args)
+        elif args.command in ("check", "resolve"):
+            args.floor_setting = _floor_setting(args)
     except SystemExit as exit_request:  # --help, --version, or a usage error (2)
         return exit_request.code if isinstance(exit_request.code, int) else EXIT_USAGE
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
         return 130
+    except FloorError as error:  # fail closed: never "no floor"
+        for line in str(error).splitlines():
+            _error_line(line)
+        return EXIT_USAGE
     except Exception as error:
         if args.traceback:
             raise

@@ -19,6 +19,7 @@ from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
+from .floor import FLOOR_RULE, Floor, below_floor
 from .kinds import DocumentKind
 from .show import yaml_value
 
@@ -101,13 +102,7 @@ def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]
     result, document = check_yaml_bytes_with_document(version.data, version.name, kind.model())
     if result.instance is None or document is None:
         return result.problems
-    if kind.profile_field is None:
-        profile = result.instance
-        prefix: Loc = ()
-    else:
-        profile = getattr(result.instance, kind.profile_field)
-        prefix = (kind.profile_field,)
-    assert profile is None or isinstance(profile, SafetyProfile)
+    profile, prefix = kind.profile_in(result.instance)
     return _Loaded(profile, document, prefix)
 
 
@@ -161,6 +156,25 @@ def _field_findings(old: _Loaded, new: _Loaded, file: str) -> list[Finding]:
     return findings
 
 
+def _below_floor_findings(floor: Floor, new: _Loaded, file: str) -> list[Finding]:
+    """A new profile compared with the floor, its baseline: each field looser than it loosens."""
+    assert new.profile is not None
+    return [
+        Finding(
+            file,
+            below.line,
+            below.column,
+            below.path,
+            Verdict.LOOSENS,
+            below.message,
+            FLOOR_RULE,
+            below.change.old,
+            below.change.new,
+        )
+        for below in below_floor(new.profile, floor, new.document, new.prefix)
+    ]
+
+
 def _dump(profile: SafetyProfile | None) -> Any:
     return None if profile is None else profile.model_dump(mode="json")
 
@@ -190,10 +204,11 @@ def _deleted(kind: DocumentKind, old: Version, file: str) -> list[Finding]:
 
 
 def compare_versions(
-    kind: DocumentKind, old: Version, new: Version, file: str
+    kind: DocumentKind, old: Version, new: Version, file: str, floor: Floor | None = None
 ) -> tuple[list[Finding], list[Problem]]:
     """Compare two versions of one file; `file` is how findings name it. A version whose data
-    is None does not exist: the file was added or deleted."""
+    is None does not exist: the file was added or deleted. A profile that is new (the file was
+    added, or an action gained one) is compared with `floor` when given."""
     if old.data is None and new.data is None:
         return [], []
     if new.data is None:
@@ -219,7 +234,9 @@ def compare_versions(
         finding = _whole_profile(Verdict.LOOSENS, file, loaded_new, _dump(old_profile))
         return [finding], []
     if old_profile is None:  # a new file, or an action that gained a profile
-        return [_whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new.profile))], []
+        added = _whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new.profile))
+        below = [] if floor is None else _below_floor_findings(floor, loaded_new, file)
+        return [added, *below], []
     assert loaded_old is not None
     return _field_findings(loaded_old, loaded_new, file), []
 

@@ -19,6 +19,7 @@ from cleveragents.reading.limits import DEFAULT_LIMITS
 from cleveragents.reading.problems import Problem
 
 from .diff import DiffReport, Finding, Version, build_report, compare_versions
+from .floor import Floors
 from .kinds import DocumentKind
 
 __all__ = [
@@ -310,11 +311,14 @@ def diff_against_git(
     kind: DocumentKind,
     comparison: GitComparison,
     user_paths: Sequence[str] = (),
+    floors: Floors | None = None,
     folder: str | os.PathLike[str] = ".",
 ) -> DiffReport:
-    """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides.
+    """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides; a
+    new profile is compared with the floor `floors` finds for its file in the working tree.
 
-    Raises GitError when git cannot answer (not a repository, an unknown revision)."""
+    Raises GitError when git cannot answer (not a repository, an unknown revision), FloorError
+    for a floor that cannot be used."""
     repository = Repository(folder)
     to_verify = [comparison.old_rev, comparison.new_rev]
     if comparison.old_rev == "HEAD":
@@ -333,12 +337,17 @@ def diff_against_git(
         explicit=frozenset(pathspecs),
         any_yaml=bool(pathspecs),
     )
+    if floors is not None:  # a floor that cannot be used stops the command, changes or not
+        floors.for_folder(repository.root)
     results: list[tuple[list[Finding], list[Problem]]] = []
-    for versions in repository.versions(comparison, changed):
+    for change, versions in zip(changed, repository.versions(comparison, changed), strict=True):
         if isinstance(versions[0], OSError):
             error, name = versions
             results.append(([], [file_problem(error, name)]))
         else:
             old, new, name = versions
-            results.append(compare_versions(kind, old, new, name))
+            floor = None
+            if floors is not None and change.new_path is not None:
+                floor = floors.for_file(str(repository.root / change.new_path))
+            results.append(compare_versions(kind, old, new, name, floor))
     return build_report(results)

@@ -7,13 +7,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["COMMAND_HELP", "FORMAT_HELP", "KIND_HELP", "CommandHelp"]
+__all__ = ["COMMAND_HELP", "FLOOR_HELP", "FORMAT_HELP", "KIND_HELP", "NO_FLOOR_HELP", "CommandHelp"]
 
 CHECK_DESCRIPTION = """\
 Validate YAML files as Safety Profiles (the default) or actions, and report every problem of
 every file, sorted by file and line, each with its file, line, column and field. A file that
 looks like the other kind gets a hint (`--kind action`); it is still checked as the kind asked
 for. Files are only read, never written.
+
+Where a floor applies (--floor, or `floor` in [tool.safety-profile] of the nearest
+pyproject.toml up to the repository root), each field of a profile, or of an action's
+safety_profile, that is looser than the floor's is an error (floor.looser).
 """
 
 SCHEMA_DESCRIPTION = """\
@@ -41,6 +45,8 @@ without one sets none), and its automation_profile is shown beside the result, w
 overlapping flags the safety profile overrules. --plan, --project and --global take SAFETY
 PROFILE files. Without --global the built-in DEFAULT_SAFETY_PROFILE is the global layer.
 This command works in any mode: it shows what server-mode resolution decides.
+Where a floor applies (--floor, or the pyproject.toml found from the current folder), each field
+of the applied profile looser than the floor's is noted, and the exit status is 1.
 """
 
 DIFF_DESCRIPTION = """\
@@ -61,7 +67,8 @@ Invalid files are reported as `check` reports them.
                          HEAD against the staged content.
 
 --kind action compares the safety_profile of action files; an action that loses its profile
-loosens.
+loosens. Where a floor applies (--floor, or `floor` in [tool.safety-profile] of the nearest
+pyproject.toml), an added file is compared with the floor: each field looser than it loosens.
 
 which value is stricter (a key left out counts as its default):
 {rules}
@@ -77,6 +84,21 @@ KIND_HELP = (
     "what the file is: profile, a Safety Profile file; action, an action file with its "
     "embedded safety_profile (default: %(default)s)"
 )
+
+
+FLOOR_HELP = (
+    "the floor every profile must meet: a safety profile FILE, or pkg:PACKAGE/RESOURCE, a file "
+    "in an installed Python package (default: `floor` in [tool.safety-profile] of the nearest "
+    "pyproject.toml, from each file's folder up to the repository root; none when no "
+    "pyproject.toml sets one)"
+)
+
+NO_FLOOR_HELP = (
+    "check without the configured floor; refused when a pyproject.toml sets one, unless the "
+    "environment sets SAFETY_PROFILE_ALLOW_NO_FLOOR=1"
+)
+
+_FLOOR_EXIT = "2 usage error or a floor that cannot be used"
 
 
 class CommandHelp(NamedTuple):
@@ -103,7 +125,7 @@ COMMAND_HELP = {
             ("safety-profile check --format github profiles/*.yaml", "(GitHub annotations)"),
             ("safety-profile check --kind action actions/*.yaml", "(actions)"),
         ],
-        "0 all files valid, 1 a file is invalid or unreadable, 2 usage error",
+        "0 all files valid, 1 a file is invalid or unreadable or below the floor, " + _FLOOR_EXIT,
     ),
     "schema": CommandHelp(
         "print the JSON Schema (or its installed path)",
@@ -149,7 +171,8 @@ COMMAND_HELP = {
                 "(for scripts)",
             ),
         ],
-        "0 resolved, 1 a file is invalid or unreadable, 2 usage error",
+        "0 resolved, 1 a file is invalid or unreadable or the applied profile is below the "
+        "floor, " + _FLOOR_EXIT,
     ),
     "diff": CommandHelp(
         "say whether a change makes a safety profile less strict, field by field",
@@ -162,7 +185,7 @@ COMMAND_HELP = {
             ("safety-profile diff --git v1.0 --to v1.1 --format sarif", "(code scanning)"),
             ("safety-profile diff --kind action --git main actions/", ""),
         ],
-        "0 nothing loosens, 1 a change loosens or a file is invalid, 2 usage error (an unknown "
-        "revision, or --git outside a git repository, is a usage error too)",
+        "0 nothing loosens, 1 a change loosens or a file is invalid, " + _FLOOR_EXIT + " (an "
+        "unknown revision, or --git outside a git repository, is a usage error too)",
     ),
 }

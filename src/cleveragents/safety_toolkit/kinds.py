@@ -14,6 +14,9 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
+    from cleveragents.domain.models.core.safety_profile import SafetyProfile
+    from cleveragents.reading.problems import Loc
+
 
 def _imported(path: str) -> Any:
     """The attribute `module:attribute` names, imported only when it is needed."""
@@ -61,6 +64,13 @@ class DocumentKind(NamedTuple):
             f"cleveragents.schema_validators.{stem}_schema:PROPERTIES"
         )
         return names
+
+    def profile_in(self, document: Any) -> tuple[SafetyProfile | None, Loc]:
+        """The safety profile a valid document of this kind sets (None: an action without
+        one), and where it sits in the document."""
+        if self.profile_field is None:
+            return document, ()
+        return getattr(document, self.profile_field), (self.profile_field,)
 
     def acceptance(self) -> Callable[[dict[str, Any]], bool]:
         accepts: Callable[[dict[str, Any]], bool] = _imported(self.acceptance_path)

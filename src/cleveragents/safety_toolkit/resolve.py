@@ -31,6 +31,7 @@ from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_file
 
 from .diff import change_text
+from .floor import Floor, below_floor_text
 from .kind_hint import problems_with_hint, with_hints_last
 from .show import marked_lines, yaml_key, yaml_value
 
@@ -63,6 +64,8 @@ class Resolution:
     files: Mapping[Provenance, str]  # only the layers given a file
     profiles: Mapping[Provenance, SafetyProfile]  # only the layers that set a profile
     notes: tuple[LooserNote, ...] = ()  # where the applied profile is looser than one below
+    floor: Floor | None = None
+    below_floor: tuple[FieldChange, ...] = ()  # old: the floor's value; new: the applied one
 
     @property
     def source(self) -> str | None:
@@ -78,10 +81,13 @@ def _as_action(kind: str) -> str:
     return "pass it with --action"
 
 
-def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, list[Problem]]:
+def resolve_files(
+    files: Mapping[Provenance, str], floor: Floor | None = None
+) -> tuple[Resolution | None, list[Problem]]:
     """Load each layer's file and resolve. The ACTION file is an action (its `safety_profile`
     is the action layer); the others are safety profile files. Problems in any file: no
-    resolution, every problem."""
+    resolution, every problem. With a `floor`, the resolution lists the fields of the applied
+    profile below it."""
     profiles: dict[Provenance, SafetyProfile] = {}
     automation: AutomationProfile | None = None
     problems: list[Problem] = []
@@ -108,7 +114,8 @@ def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, l
     )
     settings = effective_settings(ref.profile, automation)
     notes = looser_than_overridden(ref, profiles)
-    return Resolution(ref, settings, dict(files), profiles, notes), []
+    below = () if floor is None else ref.profile.fields_below(floor.profile)
+    return Resolution(ref, settings, dict(files), profiles, notes, floor, below), []
 
 
 def looser_than_overridden(
@@ -168,6 +175,14 @@ def render_text(resolution: Resolution) -> str:
         for p, where, status in statuses
     ]
     lines += [f"# note: {note.text}" for note in resolution.notes]
+    if resolution.floor is not None:
+        source = resolution.floor.source
+        lines += [
+            f"# below the floor: {change.field}: {below_floor_text(change, source)}"
+            for change in resolution.below_floor
+        ]
+        if not resolution.below_floor:
+            lines.append(f"# meets the floor ({visible(source)})")
     lines.append(f"provenance: {resolution.ref.provenance.value}")
     lines.append(f"source: {yaml_value(resolution.source)}")
     lines.append("profile:")
@@ -220,6 +235,15 @@ def render_json(resolution: Resolution) -> str:
             }
             for note in resolution.notes
         ],
+        "floor": None
+        if resolution.floor is None
+        else {
+            "source": resolution.floor.source,
+            "below": [
+                {"field": change.field, "floor_value": change.old, "value": change.new}
+                for change in resolution.below_floor
+            ],
+        },
     }
     # ASCII only, as `check --format json`: exact, and safe on any terminal.
     return json.dumps(document, indent=2, ensure_ascii=True) + "\n"

@@ -31,7 +31,7 @@ from cleveragents.domain.models.core.document_rules import (
     is_finite_number,
     normalised_categories,
 )
-from cleveragents.domain.models.core.strictness import compare_profiles
+from cleveragents.domain.models.core.strictness import FieldChange, fields_below
 from cleveragents.reading.problems import ProfileFileError
 from cleveragents.schema_models.safety_profile_schema import SafetyProfile as _SchemaSafetyProfile
 
@@ -104,7 +104,14 @@ class SafetyProfile(_SchemaSafetyProfile, AlwaysValidated, LoadableDocument):
         Field by field, as `compare_profiles` decides (see `strictness`): a partial order, so
         two profiles that each loosen a different field are neither at least as strict as the
         other."""
-        return not any(change.loosens for change in compare_profiles(other, self))
+        return not self.fields_below(other)
+
+    def fields_below(self, floor: SafetyProfile) -> tuple[FieldChange, ...]:
+        """The fields on which this profile is looser than `floor` (an organisation's minimum),
+        in schema order; empty when it meets the floor. Each change's `old` is the floor's
+        value and `new` this profile's; a field the floor leaves out constrains only as its
+        default does."""
+        return fields_below(self, floor)
 
 
 DEFAULT_SAFETY_PROFILE = SafetyProfile(

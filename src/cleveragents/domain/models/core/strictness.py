@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .safety_profile import SafetyProfile
 
-__all__ = ["STRICTNESS_RULES", "Change", "FieldChange", "StrictnessRule", "compare_profiles"]
+__all__ = [
+    "STRICTNESS_RULES",
+    "Change",
+    "FieldChange",
+    "StrictnessRule",
+    "compare_profiles",
+    "fields_below",
+]
 
 
 class Change(enum.StrEnum):
@@ -144,3 +151,12 @@ def compare_profiles(old: SafetyProfile, new: SafetyProfile) -> tuple[FieldChang
         if change is not None:
             changes.append(FieldChange(field, old_value, new_value, change))
     return tuple(changes)
+
+
+def fields_below(profile: SafetyProfile, floor: SafetyProfile) -> tuple[FieldChange, ...]:
+    """Every field on which `profile` is looser than `floor`, in schema order: `old` is the
+    floor's value, `new` the profile's.
+
+    The same order as `compare_profiles` (and so `diff`), on effective values: a field the floor
+    leaves out constrains as its default does, and so does a field the profile leaves out."""
+    return tuple(change for change in compare_profiles(floor, profile) if change.loosens)

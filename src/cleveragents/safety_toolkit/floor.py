@@ -1,0 +1,316 @@
+"""An organisation's floor: a safety profile that every checked profile must be at least as
+strict as, field by field, in the order `diff` uses (`strictness`).
+
+Where it comes from, first match wins:
+
+* `--floor FILE` or `--floor pkg:PACKAGE/RESOURCE` on the command line;
+* `floor = "..."` in `[tool.safety-profile]` of the nearest `pyproject.toml` that sets one,
+  looking from the checked file's folder upwards to the repository root (the folder holding
+  `.git`); a path there is relative to that `pyproject.toml`.
+
+`pkg:` names a file inside an installed Python package (read with `importlib.resources`), so an
+organisation ships its floor as a small package that pre-commit installs through
+`additional_dependencies`. A floor is read with the same strict loader as any profile. A floor
+that cannot be used (missing, unreadable, invalid, its package not installed, a broken
+`pyproject.toml`) raises FloorError, which every command reports with exit status 2: never "no
+floor". `--no-floor` is refused where the configuration sets a floor unless the environment sets
+`SAFETY_PROFILE_ALLOW_NO_FLOOR=1`, so a command line alone cannot talk CI out of it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from cleveragents.reading.problems import Loc, Problem, render_loc
+from cleveragents.reading.terminal_text import visible
+
+if TYPE_CHECKING:
+    from cleveragents.domain.models.core.safety_profile import SafetyProfile
+    from cleveragents.domain.models.core.strictness import FieldChange
+    from cleveragents.reading.nodes import YamlDocument
+
+__all__ = [
+    "ALLOW_NO_FLOOR_VARIABLE",
+    "FLOOR_RULE",
+    "BelowFloor",
+    "Floor",
+    "FloorError",
+    "FloorSetting",
+    "Floors",
+    "below_floor",
+    "below_floor_text",
+    "floor_problems",
+    "load_floor",
+]
+
+FLOOR_RULE = "floor.looser"
+"""The rule id of a field looser than the floor, in every report."""
+
+ALLOW_NO_FLOOR_VARIABLE = "SAFETY_PROFILE_ALLOW_NO_FLOOR"
+PACKAGE_PREFIX = "pkg:"
+CONFIG_FILE = "pyproject.toml"
+CONFIG_TABLE = "safety-profile"  # [tool.safety-profile]
+_CONFIG_KEYS = frozenset({"floor"})
+_PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+class FloorError(Exception):
+    """The floor cannot be used; the message says which, why and what to do (exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Floor:
+    """A loaded floor and where it comes from, as reports name it."""
+
+    profile: SafetyProfile
+    source: str  # `pkg:acme_policies/floor.safety_profile.yaml`, or the file's path
+
+
+class FloorSetting(NamedTuple):
+    """What the command line says: a floor (`--floor`), none (`--no-floor`), or, by default,
+    the configuration's."""
+
+    given: str | None = None
+    refused: bool = False
+
+
+class _Configured(NamedTuple):
+    spec: str  # as written: a path relative to the pyproject.toml, or `pkg:...`
+    pyproject: Path
+
+
+def _shown_path(path: Path) -> str:
+    """A path relative to the current folder when it is under it, else absolute."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _read_config(pyproject: Path) -> _Configured | None:
+    """The floor a pyproject.toml sets in [tool.safety-profile], if any."""
+    import tomllib
+
+    shown = visible(_shown_path(pyproject))
+    try:
+        with pyproject.open("rb") as file:
+            document = tomllib.load(file)
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise FloorError(f"{shown}: cannot be read ({reason})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise FloorError(f"{shown}: invalid TOML: {error}") from None
+    tool = document.get("tool")
+    table = tool.get(CONFIG_TABLE) if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise FloorError(f"{shown}: tool.{CONFIG_TABLE} must be a table, [tool.{CONFIG_TABLE}]")
+    unknown = sorted(set(table) - _CONFIG_KEYS)
+    if unknown:
+        # A misspelt `floor` must not pass for no floor at all.
+        names = ", ".join(repr(key) for key in unknown)
+        raise FloorError(
+            f"{shown}: [tool.{CONFIG_TABLE}] has unknown keys {names}; the one key is 'floor'"
+        )
+    if "floor" not in table:
+        return None
+    spec = table["floor"]
+    if not isinstance(spec, str) or not spec.strip():
+        raise FloorError(
+            f"{shown}: [tool.{CONFIG_TABLE}] floor must be a path relative to this file or "
+            f"'{PACKAGE_PREFIX}PACKAGE/RESOURCE', as a string; found {spec!r}"
+        )
+    return _Configured(spec, pyproject)
+
+
+def _configured_floor(folder: Path) -> _Configured | None:
+    """The nearest pyproject.toml from `folder` upwards to the repository root that sets a
+    floor; None when none does."""
+    for candidate in (folder, *folder.parents):
+        pyproject = candidate / CONFIG_FILE
+        if pyproject.is_file():
+            configured = _read_config(pyproject)
+            if configured is not None:
+                return configured
+        if (candidate / ".git").exists():
+            return None
+    return None
+
+
+def _package_floor(spec: str, where: str) -> tuple[bytes, int]:
+    """The bytes of `pkg:PACKAGE/RESOURCE` and their size."""
+    from importlib.resources import files
+
+    package, _, resource = spec.removeprefix(PACKAGE_PREFIX).partition("/")
+    parts = resource.split("/")
+    if not _PACKAGE_NAME.match(package) or any(part in ("", ".", "..") for part in parts):
+        raise FloorError(
+            f"the floor {visible(spec)} ({where}) is not of the form "
+            f"{PACKAGE_PREFIX}PACKAGE/RESOURCE, e.g. {PACKAGE_PREFIX}acme_policies/"
+            "floor.safety_profile.yaml"
+        )
+    try:
+        traversable = files(package)
+    except ModuleNotFoundError:
+        raise FloorError(
+            f"the floor {visible(spec)} ({where}): the package {package!r} is not installed; "
+            "install it beside safety-profile (in pre-commit: the hook's "
+            "additional_dependencies)"
+        ) from None
+    for part in parts:
+        traversable = traversable.joinpath(part)
+    if not traversable.is_file():
+        raise FloorError(
+            f"the floor {visible(spec)} ({where}): the package {package!r} has no file {resource!r}"
+        )
+    try:
+        data = traversable.read_bytes()
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise FloorError(
+            f"the floor {visible(spec)} ({where}): cannot be read ({reason})"
+        ) from None
+    return data, len(data)
+
+
+def _file_floor(path: Path, shown: str, where: str) -> tuple[bytes, int]:
+    from cleveragents.reading.files import file_problem, read_regular_file
+
+    try:
+        file = read_regular_file(str(path))
+    except OSError as error:
+        reason = file_problem(error, shown).message
+        raise FloorError(f"the floor {visible(shown)} ({where}): {reason}") from None
+    return file.data, file.size
+
+
+def load_floor(spec: str, base: Path, where: str) -> Floor:
+    """The floor `spec` names: `pkg:PACKAGE/RESOURCE`, or a file path relative to `base`.
+    `where` says where it was set, for messages. Raises FloorError."""
+    from cleveragents.domain.models.core.safety_profile import SafetyProfile
+    from cleveragents.reading.validation import check_yaml_bytes
+
+    if spec.startswith(PACKAGE_PREFIX):
+        source = spec
+        data, size = _package_floor(spec, where)
+    else:
+        path = base / spec
+        source = spec if base == Path() else _shown_path(path)
+        data, size = _file_floor(path, source, where)
+    result = check_yaml_bytes(data, source, SafetyProfile, file_size=size)
+    if result.instance is None:
+        problems = "\n".join(f"  {problem.render()}" for problem in result.problems)
+        raise FloorError(
+            f"the floor {visible(source)} ({where}) is not a valid safety profile; fix it:\n"
+            f"{problems}"
+        )
+    return Floor(result.instance, source)
+
+
+@dataclass
+class Floors:
+    """The floor of each checked file, each configuration and floor read once per command."""
+
+    setting: FloorSetting = field(default_factory=FloorSetting)
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    _configured: dict[Path, _Configured | None] = field(default_factory=dict)
+    _loaded: dict[tuple[str, Path], Floor] = field(default_factory=dict)
+
+    def _load(self, spec: str, base: Path, where: str) -> Floor:
+        key = (spec, base)
+        if key not in self._loaded:
+            self._loaded[key] = load_floor(spec, base, where)
+        return self._loaded[key]
+
+    def for_file(self, path: str) -> Floor | None:
+        """The floor that applies to the file at `path` (None: no floor). Raises FloorError."""
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+
+    def for_folder(self, folder: str | os.PathLike[str]) -> Floor | None:
+        if self.setting.given is not None:
+            return self._load(self.setting.given, Path(), "given with --floor")
+        where = Path(os.path.abspath(folder))
+        if where not in self._configured:
+            self._configured[where] = _configured_floor(where)
+        configured = self._configured[where]
+        if configured is None:
+            return None
+        pyproject = visible(_shown_path(configured.pyproject))
+        if self.setting.refused:
+            if self.environ.get(ALLOW_NO_FLOOR_VARIABLE) == "1":
+                return None
+            raise FloorError(
+                f"--no-floor: {pyproject} sets a floor ({visible(configured.spec)}), which "
+                f"applies; set {ALLOW_NO_FLOOR_VARIABLE}=1 in the environment to check without it"
+            )
+        return self._load(configured.spec, configured.pyproject.parent, f"set in {pyproject}")
+
+
+def _value_text(value: Any, field: str, *, absent: bool = False) -> str:
+    """A value as YAML, with what null and [] mean and whether the key was written."""
+    from .show import yaml_value
+
+    notes = []
+    if value is None:
+        notes.append("no limit")
+    elif field == "allowed_skill_categories" and not value:
+        notes.append("every category")
+    if absent:
+        notes.append("the key is absent: its default applies")
+    text = yaml_value(list(value) if isinstance(value, tuple) else value)
+    return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) -> str:
+    """`false is looser than the floor's true (SOURCE)`: the profile's value (`change.new`)
+    against the floor's (`change.old`), with the categories the floor does not allow."""
+    from .show import yaml_value
+
+    value = _value_text(change.new, change.field, absent=absent)
+    extra = ""
+    if change.field == "allowed_skill_categories" and change.new and change.old:
+        beyond = [category for category in change.new if category not in change.old]
+        extra = f"; it allows {', '.join(map(yaml_value, beyond))}"
+    floor_value = _value_text(change.old, change.field)
+    return f"{value} is looser than the floor's {floor_value} ({visible(source)}){extra}"
+
+
+class BelowFloor(NamedTuple):
+    """One field looser than the floor, placed in the document."""
+
+    change: FieldChange  # old: the floor's value; new: the profile's
+    line: int
+    column: int
+    path: str  # the field, e.g. `safety_profile.require_sandbox` in an action
+    message: str
+
+
+def below_floor(
+    profile: SafetyProfile, floor: Floor, document: YamlDocument, prefix: Loc
+) -> list[BelowFloor]:
+    """Each field of `profile` (at `prefix` in `document`) looser than the floor, placed at the
+    field's value, or where the profile starts when the key is absent."""
+    found = []
+    for change in profile.fields_below(floor.profile):
+        loc = (*prefix, change.field)
+        absent = change.field not in profile.model_fields_set
+        line, column = document.position(prefix if absent else loc)
+        message = below_floor_text(change, floor.source, absent=absent)
+        found.append(BelowFloor(change, line, column, render_loc(loc), message))
+    return found
+
+
+def floor_problems(
+    profile: SafetyProfile, floor: Floor, document: YamlDocument, prefix: Loc, file: str
+) -> list[Problem]:
+    """`below_floor`, as `check`'s errors."""
+    return [
+        Problem(file, below.line, below.column, below.path, below.message, FLOOR_RULE)
+        for below in below_floor(profile, floor, document, prefix)
+    ]
