@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -63,8 +62,7 @@ class FloorError(Exception):
     """The floor cannot be used; the message says which, why and what to do (exit 2)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Floor:
+class Floor(NamedTuple):
     """A loaded floor and where it comes from, as reports name it."""
 
     profile: SafetyProfile
@@ -213,14 +211,16 @@ def load_floor(spec: str, base: Path, where: str) -> Floor:
     return Floor(result.instance, source)
 
 
-@dataclass
 class Floors:
     """The floor of each checked file, each configuration and floor read once per command."""
 
-    setting: FloorSetting = field(default_factory=FloorSetting)
-    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
-    _configured: dict[Path, _Configured | None] = field(default_factory=dict)
-    _loaded: dict[tuple[str, Path], Floor] = field(default_factory=dict)
+    def __init__(
+        self, setting: FloorSetting | None = None, environ: Mapping[str, str] | None = None
+    ) -> None:
+        self.setting = FloorSetting() if setting is None else setting
+        self.environ = os.environ if environ is None else environ
+        self._configured: dict[Path, _Configured | None] = {}
+        self._loaded: dict[tuple[str, Path], Floor] = {}
 
     def _load(self, spec: str, base: Path, where: str) -> Floor:
         key = (spec, base)

@@ -95,7 +95,7 @@ FLOOR_HELP = (
 
 NO_FLOOR_HELP = (
     "check without the configured floor; refused when a pyproject.toml sets one, unless the "
-    "environment sets SAFETY_PROFILE_ALLOW_NO_FLOOR=1"
+    "environment sets SAFETY_PROFILE_ALLOW_NO_FLOOR=1 (default: off)"
 )
 
 _FLOOR_EXIT = "2 usage error or a floor that cannot be used"
