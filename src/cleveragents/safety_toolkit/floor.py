@@ -83,11 +83,8 @@ class _Configured(NamedTuple):
 
 
 def _shown_path(path: Path) -> str:
-    """A path relative to the current folder when it is under it, else absolute."""
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    """A path as messages show it: relative to the current folder, as git shows paths."""
+    return os.path.relpath(os.path.abspath(path))
 
 
 def _read_config(pyproject: Path) -> _Configured | None:

@@ -1,0 +1,380 @@
+"""An organisation's floor: every profile at least as strict as it, field by field.
+
+The domain's `fields_below` per field and direction; where the floor is set (pyproject.toml found
+upwards from each file to the repository root, `--floor`, `--no-floor`); what `check`, `resolve`
+and `diff --git` report, run as the real CLI in real folders and git repositories; and every
+floor that cannot be used, in every command, exiting 2 with its message.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PROFILE_SCHEMA_PATH
+from git_repos import git, new_repository, write_files
+from programs import run_program
+
+from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
+from cleveragents.domain.models.core.strictness import Change, FieldChange
+
+SCHEMA_FIELDS = list(json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))["properties"])
+FLAGS = ("require_sandbox", "require_checkpoints", "require_human_approval")
+COSTS = ("max_cost_per_plan", "max_total_cost")
+
+# (field, the floor's value, the profile's value, whether the profile is below the floor).
+FLOOR_ROWS: list[tuple[str, Any, Any, bool]] = [
+    *[
+        row
+        for flag in FLAGS
+        for row in (
+            (flag, True, False, True),
+            (flag, False, True, False),
+            (flag, True, True, False),
+        )
+    ],
+    ("allow_unsafe_tools", False, True, True),
+    ("allow_unsafe_tools", True, False, False),
+    ("allow_unsafe_tools", False, False, False),
+    *[
+        row
+        for cost in COSTS
+        for row in (
+            (cost, 100.0, 150.0, True),
+            (cost, 100.0, 50.0, False),
+            (cost, 100.0, 100.0, False),
+            (cost, 100.0, None, True),  # null is no limit: below any limit
+            (cost, 0.0, None, True),
+            (cost, None, 1e9, False),  # a floor without a limit takes any limit
+            (cost, None, None, False),
+        )
+    ],
+    ("max_retries_per_step", 2, 3, True),
+    ("max_retries_per_step", 2, 2, False),
+    ("max_retries_per_step", 2, 0, False),
+    ("allowed_skill_categories", ["code"], ["code", "deploy"], True),
+    ("allowed_skill_categories", ["code"], ["deploy"], True),  # allows what the floor does not
+    ("allowed_skill_categories", ["code"], [], True),  # [] is every category
+    ("allowed_skill_categories", ["code", "test"], ["test", "code"], False),  # order is no matter
+    ("allowed_skill_categories", ["code", "test"], ["code"], False),
+    ("allowed_skill_categories", [], ["code"], False),
+    ("allowed_skill_categories", [], [], False),
+]
+
+
+def test_every_field_has_rows_for_both_directions() -> None:
+    for field in SCHEMA_FIELDS:
+        verdicts = {below for name, _, _, below in FLOOR_ROWS if name == field}
+        assert verdicts == {True, False}, field
+
+
+@pytest.mark.parametrize(("field", "floor_value", "value", "below"), FLOOR_ROWS)
+def test_fields_below_the_floor(field: str, floor_value: Any, value: Any, below: bool) -> None:
+    floor = SafetyProfile(**{field: floor_value})
+    profile = SafetyProfile(**{field: value})
+    found = profile.fields_below(floor)
+    if below:
+        # old: the floor's value; new: the profile's (categories as the model keeps them).
+        expected = FieldChange(
+            field, getattr(floor, field), getattr(profile, field), Change.LOOSENS
+        )
+        assert found == (expected,)
+    else:
+        assert found == ()
+    assert profile.is_at_least_as_strict_as(floor) is not below
+
+
+def test_a_field_the_floor_leaves_out_constrains_as_its_default() -> None:
+    floor = SafetyProfile(max_total_cost=100.0)  # everything else at its default
+    profile = SafetyProfile(
+        max_total_cost=100.0,
+        max_retries_per_step=4,  # the default is 3
+        require_checkpoints=False,  # the default is true
+        require_human_approval=False,  # the default (false) asks nothing
+        allowed_skill_categories=["code"],  # the default ([]) allows every category
+        max_cost_per_plan=90.0,  # the default (null) sets no limit
+    )
+    assert [change.field for change in profile.fields_below(floor)] == [
+        "require_checkpoints",
+        "max_retries_per_step",
+    ]
+    assert SafetyProfile().fields_below(floor)[0].field == "max_total_cost"
+    assert DEFAULT_SAFETY_PROFILE.fields_below(SafetyProfile()) == ()
+
+
+# The CLI, in real folders.
+
+FLOOR = (
+    "require_sandbox: true\nmax_total_cost: 100.0\nallowed_skill_categories: [code, test]\n"
+    "max_retries_per_step: 2\n"
+)
+LOOSE = "require_sandbox: false\nallowed_skill_categories: [code, deploy]\n"
+AT_FLOOR = "max_total_cost: 50.0\nallowed_skill_categories: [test]\nmax_retries_per_step: 1\n"
+PYPROJECT = '[tool.safety-profile]\nfloor = "policy/floor.yaml"\n'
+ACTION = """\
+name: local/deploy
+description: Deploy
+definition_of_done: Deployed
+strategy_actor: local/default
+execution_actor: local/default
+safety_profile:
+  max_total_cost: 500.0
+  max_retries_per_step: 1
+"""
+
+
+def safety_profile(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return run_program("safety-profile", *args, cwd=cwd, env=env)
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """A repository whose pyproject.toml sets a floor; a loose profile two folders down."""
+    return new_repository(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT,
+            "policy/floor.yaml": FLOOR,
+            "teams/a/loose.safety_profile.yaml": LOOSE,
+            "teams/a/ok.safety_profile.yaml": AT_FLOOR,
+            "actions/deploy.yaml": ACTION,
+        },
+    )
+
+
+def test_check_reports_each_field_below_the_floor_where_it_is(repository: Path) -> None:
+    result = safety_profile(
+        "check", "teams/a/loose.safety_profile.yaml", "teams/a/ok.safety_profile.yaml",
+        cwd=repository,
+    )  # fmt: skip
+    source = "(policy/floor.yaml)"
+    assert result.stdout.splitlines() == [
+        # Absent keys: their defaults are below the floor; placed where the profile starts.
+        "teams/a/loose.safety_profile.yaml:1:1: error: max_retries_per_step: 3 (the key is "
+        f"absent: its default applies) is looser than the floor's 2 {source}",
+        "teams/a/loose.safety_profile.yaml:1:1: error: max_total_cost: null (no limit; the key "
+        f"is absent: its default applies) is looser than the floor's 100.0 {source}",
+        "teams/a/loose.safety_profile.yaml:1:18: error: require_sandbox: false is looser than "
+        f"the floor's true {source}",
+        "teams/a/loose.safety_profile.yaml:2:27: error: allowed_skill_categories: "
+        f'["code", "deploy"] is looser than the floor\'s ["code", "test"] {source}; it allows '
+        '"deploy"',
+        "1 of 2 files invalid",
+    ]
+    assert result.returncode == 1
+    assert result.stderr == ""
+    as_json = safety_profile(
+        "check", "--format", "json", "teams/a/loose.safety_profile.yaml", cwd=repository
+    )
+    assert {problem["rule"] for problem in json.loads(as_json.stdout)} == {"floor.looser"}
+
+
+def test_check_holds_an_actions_embedded_profile_to_the_floor(repository: Path) -> None:
+    result = safety_profile("check", "--kind", "action", "actions/deploy.yaml", cwd=repository)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[:2] == [
+        "actions/deploy.yaml:7:3: error: safety_profile.allowed_skill_categories: [] (every "
+        "category; the key is absent: its default applies) is looser than the floor's "
+        '["code", "test"] (policy/floor.yaml)',
+        "actions/deploy.yaml:7:19: error: safety_profile.max_total_cost: 500.0 is looser than "
+        "the floor's 100.0 (policy/floor.yaml)",
+    ]
+
+
+def test_the_floor_is_found_from_each_file_upwards_to_the_repository_root(
+    tmp_path: Path,
+) -> None:
+    outer = tmp_path / "outer"
+    write_files(outer, {"pyproject.toml": PYPROJECT, "policy/floor.yaml": FLOOR})
+    (outer / "repo").mkdir()
+    repository = new_repository(
+        outer / "repo",
+        {
+            # A pyproject.toml without the table, or with it but no floor, sets none: look on.
+            "pyproject.toml": "[project]\nname = 'x'\n",
+            "plain/pyproject.toml": "[tool.safety-profile]\n",
+            "plain/loose.safety_profile.yaml": LOOSE,
+            # The nearest floor wins, relative to its own pyproject.toml.
+            "strict/pyproject.toml": '[tool.safety-profile]\nfloor = "../floor.yaml"\n',
+            "floor.yaml": "require_sandbox: true\n",
+            "strict/deep/loose.safety_profile.yaml": LOOSE,
+        },
+    )
+    # The pyproject.toml above the repository root is not the repository's: no floor there.
+    plain = safety_profile("check", "plain/loose.safety_profile.yaml", cwd=repository)
+    assert (plain.returncode, plain.stdout) == (0, "ok: 1 file valid\n")
+    strict = safety_profile("check", "loose.safety_profile.yaml", cwd=repository / "strict/deep")
+    assert strict.returncode == 1
+    assert strict.stdout == (
+        "loose.safety_profile.yaml:1:18: error: require_sandbox: false is looser than the "
+        "floor's true (../../floor.yaml)\n1 of 1 file invalid\n"
+    )
+    # Outside any repository, the search goes on upwards.
+    write_files(outer, {"loose.safety_profile.yaml": LOOSE})
+    above = safety_profile("check", "loose.safety_profile.yaml", cwd=outer)
+    assert above.returncode == 1
+    assert "(policy/floor.yaml)" in above.stdout
+
+
+def test_floor_option_overrides_and_no_floor_is_refused_unless_allowed(repository: Path) -> None:
+    write_files(repository, {"lenient.yaml": "require_sandbox: false\n"})
+    loose = "teams/a/loose.safety_profile.yaml"
+    # The given floor replaces the configured one: the loose profile meets it.
+    given = safety_profile("check", "--floor", "lenient.yaml", loose, cwd=repository)
+    assert (given.returncode, given.stdout) == (0, "ok: 1 file valid\n")
+    refused = safety_profile("check", "--no-floor", loose, cwd=repository)
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    assert refused.stderr == (
+        "safety-profile: --no-floor: pyproject.toml sets a floor (policy/floor.yaml), which "
+        "applies; set SAFETY_PROFILE_ALLOW_NO_FLOOR=1 in the environment to check without it\n"
+    )
+    allowed = safety_profile(
+        "check", "--no-floor", loose, cwd=repository, SAFETY_PROFILE_ALLOW_NO_FLOOR="1"
+    )
+    assert (allowed.returncode, allowed.stdout) == (0, "ok: 1 file valid\n")
+    both = safety_profile("check", "--no-floor", "--floor", "x.yaml", loose, cwd=repository)
+    assert both.returncode == 2
+    assert "--floor and --no-floor do not go together" in both.stderr
+
+
+def test_resolve_says_when_the_applied_profile_is_below_the_floor(repository: Path) -> None:
+    below = safety_profile(
+        "resolve", "--project", "teams/a/loose.safety_profile.yaml", cwd=repository
+    )
+    assert below.returncode == 1
+    assert (
+        "# below the floor: require_sandbox: false is looser than the floor's true "
+        "(policy/floor.yaml)"
+    ) in below.stdout.splitlines()
+    meets = safety_profile(
+        "resolve", "--project", "teams/a/ok.safety_profile.yaml", "--format", "json",
+        cwd=repository,
+    )  # fmt: skip
+    assert meets.returncode == 0
+    assert json.loads(meets.stdout)["floor"] == {"source": "policy/floor.yaml", "below": []}
+
+
+def test_diff_git_compares_an_added_profile_with_the_floor(repository: Path) -> None:
+    write_files(
+        repository,
+        {"new/loose.safety_profile.yaml": LOOSE, "new/ok.safety_profile.yaml": AT_FLOOR},
+    )
+    git(repository, "add", "-A")
+    result = safety_profile("diff", "--git", "HEAD", "--staged", cwd=repository)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert (
+        "new/loose.safety_profile.yaml:1:18: loosens: require_sandbox: false is looser than "
+        "the floor's true (policy/floor.yaml)"
+    ) in lines
+    assert "new/ok.safety_profile.yaml: added: it overrides the next layer; review it whole" in (
+        lines
+    )
+    assert not any(
+        line.startswith("new/ok.safety_profile.yaml") and "loosens" in line for line in lines
+    )
+    as_json = json.loads(
+        safety_profile("diff", "--git", "HEAD", "--format", "json", cwd=repository).stdout
+    )
+    assert "floor.looser" in {change["rule"] for change in as_json["changes"]}
+
+
+# Every floor that cannot be used stops every command with exit 2 and says why.
+
+BAD_FLOORS: list[tuple[str, dict[str, str], str]] = [
+    (
+        "missing file",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "nowhere.yaml"\n'},
+        "the floor nowhere.yaml (set in pyproject.toml): no such file; check the path",
+    ),
+    (
+        "a folder",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "policy"\n', "policy/x": ""},
+        "the floor policy (set in pyproject.toml): is a directory; pass the YAML files inside it",
+    ),
+    (
+        "invalid floor",
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "floor.yaml"\n',
+            "floor.yaml": "require_sandbox: yes\n",
+        },
+        "the floor floor.yaml (set in pyproject.toml) is not a valid safety profile; fix it:",
+    ),
+    (
+        "package not installed",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:acme_nowhere/floor.yaml"\n'},
+        "the floor pkg:acme_nowhere/floor.yaml (set in pyproject.toml): the package "
+        "'acme_nowhere' is not installed; install it beside safety-profile (in pre-commit: the "
+        "hook's additional_dependencies)",
+    ),
+    (
+        "no such resource",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:json/floor.yaml"\n'},
+        "the floor pkg:json/floor.yaml (set in pyproject.toml): the package 'json' has no file "
+        "'floor.yaml'",
+    ),
+    (
+        "malformed pkg",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:json/../x.yaml"\n'},
+        "the floor pkg:json/../x.yaml (set in pyproject.toml) is not of the form "
+        "pkg:PACKAGE/RESOURCE",
+    ),
+    (
+        "invalid TOML",
+        {"pyproject.toml": "[tool.safety-profile\n"},
+        "pyproject.toml: invalid TOML: ",
+    ),
+    (
+        "not a string",
+        {"pyproject.toml": "[tool.safety-profile]\nfloor = 1\n"},
+        "pyproject.toml: [tool.safety-profile] floor must be a path relative to this file or "
+        "'pkg:PACKAGE/RESOURCE', as a string; found 1",
+    ),
+    (
+        "misspelt key",
+        {"pyproject.toml": '[tool.safety-profile]\nflor = "floor.yaml"\n'},
+        "pyproject.toml: [tool.safety-profile] has unknown keys 'flor'; the one key is 'floor'",
+    ),
+]
+
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "check": ("check", "x.safety_profile.yaml"),
+    "check --kind action": ("check", "--kind", "action", "actions/a.yaml"),
+    "resolve": ("resolve", "--project", "x.safety_profile.yaml"),
+    "diff --git": ("diff", "--git", "HEAD"),
+    "diff --pre-commit (the hook)": ("diff", "--pre-commit"),
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "files", "message"), BAD_FLOORS, ids=[c for c, _, _ in BAD_FLOORS]
+)
+def test_a_floor_that_cannot_be_used_stops_every_command(
+    tmp_path: Path, case: str, files: dict[str, str], message: str
+) -> None:
+    repository = new_repository(
+        tmp_path,
+        {"x.safety_profile.yaml": "require_sandbox: true\n", "actions/a.yaml": ACTION, **files},
+    )
+    for name, args in COMMANDS.items():
+        result = safety_profile(*args, cwd=repository)
+        assert (result.returncode, result.stdout) == (2, ""), (name, result.stderr)
+        assert result.stderr.startswith(f"safety-profile: {message}"), (name, result.stderr)
+    if case == "invalid floor":
+        assert "floor.yaml:1:18: error: require_sandbox:" in result.stderr
+
+
+def test_a_floor_given_on_the_command_line_fails_the_same_way(tmp_path: Path) -> None:
+    write_files(tmp_path, {"x.safety_profile.yaml": "{}\n"})
+    result = safety_profile(
+        "check", "--floor", "pkg:acme_nowhere/f.yaml", "x.safety_profile.yaml", cwd=tmp_path
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "safety-profile: the floor pkg:acme_nowhere/f.yaml (given with --floor): the package "
+        "'acme_nowhere' is not installed"
+    )
