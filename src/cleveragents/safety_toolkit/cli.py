@@ -430,7 +430,7 @@ def run_diff(options: DiffOptions) -> int:
         print(f"safety-profile: {error}", file=sys.stderr)
         return EXIT_USAGE
     _emit(DIFF_REPORTERS[options.output_format](report, options.colour))
-    if options.pre_commit and report.failed and not report.problems:
+    if options.pre_commit and report.failed and not report.problems and report.loosens_itself:
         _emit(SKIP_HINT)
     return EXIT_INVALID if report.failed else EXIT_OK
 

@@ -77,6 +77,15 @@ class DiffReport:
         return sum(finding.verdict is verdict for finding in self.findings)
 
     @property
+    def loosens_itself(self) -> bool:
+        """A file loosens what it was, not only the floor: a loosening one may intend (the
+        floor is never skipped)."""
+        return any(
+            finding.verdict is Verdict.LOOSENS and finding.rule != FLOOR_RULE
+            for finding in self.findings
+        )
+
+    @property
     def failed(self) -> bool:
         """Anything loosens, or a file is invalid: the exit status is 1."""
         return bool(self.problems) or self.count(Verdict.LOOSENS) > 0
