@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.reading.problems import Loc, Problem, render_loc
@@ -79,21 +78,21 @@ class FloorSetting(NamedTuple):
 
 class _Configured(NamedTuple):
     spec: str  # as written: a path relative to the pyproject.toml, or `pkg:...`
-    pyproject: Path
+    pyproject: str  # its absolute path
 
 
-def _shown_path(path: Path) -> str:
+def _shown_path(path: str) -> str:
     """A path as messages show it: relative to the current folder, as git shows paths."""
     return os.path.relpath(os.path.abspath(path))
 
 
-def _read_config(pyproject: Path) -> _Configured | None:
+def _read_config(pyproject: str) -> _Configured | None:
     """The floor a pyproject.toml sets in [tool.safety-profile], if any."""
     import tomllib
 
     shown = visible(_shown_path(pyproject))
     try:
-        with pyproject.open("rb") as file:
+        with open(pyproject, "rb") as file:
             document = tomllib.load(file)
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
@@ -124,18 +123,19 @@ def _read_config(pyproject: Path) -> _Configured | None:
     return _Configured(spec, pyproject)
 
 
-def _configured_floor(folder: Path) -> _Configured | None:
-    """The nearest pyproject.toml from `folder` upwards to the repository root that sets a
-    floor; None when none does."""
-    for candidate in (folder, *folder.parents):
-        pyproject = candidate / CONFIG_FILE
-        if pyproject.is_file():
+def _configured_floor(folder: str) -> _Configured | None:
+    """The nearest pyproject.toml from `folder` (absolute) upwards to the repository root that
+    sets a floor; None when none does."""
+    while True:
+        pyproject = os.path.join(folder, CONFIG_FILE)
+        if os.path.isfile(pyproject):
             configured = _read_config(pyproject)
             if configured is not None:
                 return configured
-        if (candidate / ".git").exists():
+        parent = os.path.dirname(folder)
+        if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
             return None
-    return None
+        folder = parent
 
 
 def _package_floor(spec: str, where: str) -> tuple[bytes, int]:
@@ -174,20 +174,21 @@ def _package_floor(spec: str, where: str) -> tuple[bytes, int]:
     return data, len(data)
 
 
-def _file_floor(path: Path, shown: str, where: str) -> tuple[bytes, int]:
+def _file_floor(path: str, shown: str, where: str) -> tuple[bytes, int]:
     from cleveragents.reading.files import file_problem, read_regular_file
 
     try:
-        file = read_regular_file(str(path))
+        file = read_regular_file(path)
     except OSError as error:
         reason = file_problem(error, shown).message
         raise FloorError(f"the floor {visible(shown)} ({where}): {reason}") from None
     return file.data, file.size
 
 
-def load_floor(spec: str, base: Path, where: str) -> Floor:
-    """The floor `spec` names: `pkg:PACKAGE/RESOURCE`, or a file path relative to `base`.
-    `where` says where it was set, for messages. Raises FloorError."""
+def load_floor(spec: str, base: str | None, where: str) -> Floor:
+    """The floor `spec` names: `pkg:PACKAGE/RESOURCE`, or a file path relative to the folder
+    `base` (None: the current folder, and messages name it as given). `where` says where it
+    was set, for messages. Raises FloorError."""
     from cleveragents.domain.models.core.safety_profile import SafetyProfile
     from cleveragents.reading.validation import check_yaml_bytes
 
@@ -195,8 +196,8 @@ def load_floor(spec: str, base: Path, where: str) -> Floor:
         source = spec
         data, size = _package_floor(spec, where)
     else:
-        path = base / spec
-        source = spec if base == Path() else _shown_path(path)
+        path = spec if base is None else os.path.join(base, spec)
+        source = spec if base is None else _shown_path(path)
         data, size = _file_floor(path, source, where)
     result = check_yaml_bytes(data, source, SafetyProfile, file_size=size)
     if result.instance is None:
@@ -216,10 +217,10 @@ class Floors:
     ) -> None:
         self.setting = FloorSetting() if setting is None else setting
         self.environ = os.environ if environ is None else environ
-        self._configured: dict[Path, _Configured | None] = {}
-        self._loaded: dict[tuple[str, Path], Floor] = {}
+        self._configured: dict[str, _Configured | None] = {}
+        self._loaded: dict[tuple[str, str | None], Floor] = {}
 
-    def _load(self, spec: str, base: Path, where: str) -> Floor:
+    def _load(self, spec: str, base: str | None, where: str) -> Floor:
         key = (spec, base)
         if key not in self._loaded:
             self._loaded[key] = load_floor(spec, base, where)
@@ -231,8 +232,8 @@ class Floors:
 
     def for_folder(self, folder: str | os.PathLike[str]) -> Floor | None:
         if self.setting.given is not None:
-            return self._load(self.setting.given, Path(), "given with --floor")
-        where = Path(os.path.abspath(folder))
+            return self._load(self.setting.given, None, "given with --floor")
+        where = os.path.abspath(folder)
         if where not in self._configured:
             self._configured[where] = _configured_floor(where)
         configured = self._configured[where]
@@ -246,7 +247,8 @@ class Floors:
                 f"--no-floor: {pyproject} sets a floor ({visible(configured.spec)}), which "
                 f"applies; set {ALLOW_NO_FLOOR_VARIABLE}=1 in the environment to check without it"
             )
-        return self._load(configured.spec, configured.pyproject.parent, f"set in {pyproject}")
+        base = os.path.dirname(configured.pyproject)
+        return self._load(configured.spec, base, f"set in {pyproject}")
 
 
 def _value_text(value: Any, field: str, *, absent: bool = False) -> str:
