@@ -324,6 +324,13 @@ BAD_FLOORS: list[tuple[str, dict[str, str], str]] = [
         "pkg:PACKAGE/RESOURCE",
     ),
     (
+        "a module, not a package",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:antigravity/floor.yaml"\n'},
+        # Found, never imported: importing antigravity would open a web browser.
+        "the floor pkg:antigravity/floor.yaml (set in pyproject.toml): 'antigravity' is a "
+        "module, not a package that holds files",
+    ),
+    (
         "invalid TOML",
         {"pyproject.toml": "[tool.safety-profile\n"},
         "pyproject.toml: invalid TOML: ",

@@ -8,12 +8,15 @@ Where it comes from, first match wins:
   looking from the checked file's folder upwards to the repository root (the folder holding
   `.git`); a path there is relative to that `pyproject.toml`.
 
-`pkg:` names a file inside an installed Python package (read with `importlib.resources`), so an
-organisation ships its floor as a small package that pre-commit installs through
-`additional_dependencies`. A floor is read with the same strict loader as any profile. A floor
-that cannot be used (missing, unreadable, invalid, its package not installed, a broken
-`pyproject.toml`) raises FloorError, which every command reports with exit status 2: never "no
-floor". `--no-floor` is refused where the configuration sets a floor unless the environment sets
+`pkg:` names a file inside an installed Python package, so an organisation ships its floor as a
+small package that pre-commit installs through `additional_dependencies`. The package is found
+by importlib's finders, as `importlib.resources` would, but never imported: a name in a
+configuration file must not run the code of whatever module it names.
+
+A floor is read with the same strict loader as any profile. A floor that cannot be used
+(missing, unreadable, invalid, its package not installed, a broken `pyproject.toml`) raises
+FloorError, which every command reports with exit status 2: never "no floor". `--no-floor` is
+refused where the configuration sets a floor unless the environment sets
 `SAFETY_PROFILE_ALLOW_NO_FLOOR=1`, so a command line alone cannot talk CI out of it.
 """
 
@@ -138,40 +141,50 @@ def _configured_floor(folder: str) -> _Configured | None:
         folder = parent
 
 
-def _package_floor(spec: str, where: str) -> tuple[bytes, int]:
-    """The bytes of `pkg:PACKAGE/RESOURCE` and their size."""
-    from importlib.resources import files
+def _package_folders(package: str) -> list[str] | None:
+    """The folders of an installed package, found without importing it: a name in a
+    configuration file must not run the code of whatever module it names. None: no such
+    package installed; an empty list: a module, not a package."""
+    from importlib.util import find_spec
 
+    top, *inner = package.split(".")
+    try:
+        spec = find_spec(top)  # a top-level name: finding it imports nothing
+    except ValueError:  # a module already imported without a spec (__main__)
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations is None:
+        return []
+    folders = list(spec.submodule_search_locations)
+    for part in inner:
+        folders = [os.path.join(folder, part) for folder in folders]
+        folders = [folder for folder in folders if os.path.isdir(folder)]
+    return folders or None  # an inner package that is not there
+
+
+def _package_floor(spec: str, where: str) -> tuple[bytes, int]:
+    """The bytes of `pkg:PACKAGE/RESOURCE` and the file's size."""
     package, _, resource = spec.removeprefix(PACKAGE_PREFIX).partition("/")
     parts = resource.split("/")
+    shown = f"the floor {visible(spec)} ({where})"
     if not _PACKAGE_NAME.match(package) or any(part in ("", ".", "..") for part in parts):
         raise FloorError(
-            f"the floor {visible(spec)} ({where}) is not of the form "
-            f"{PACKAGE_PREFIX}PACKAGE/RESOURCE, e.g. {PACKAGE_PREFIX}acme_policies/"
-            "floor.safety_profile.yaml"
+            f"{shown} is not of the form {PACKAGE_PREFIX}PACKAGE/RESOURCE, e.g. "
+            f"{PACKAGE_PREFIX}acme_policies/floor.safety_profile.yaml"
         )
-    try:
-        traversable = files(package)
-    except ModuleNotFoundError:
+    folders = _package_folders(package)
+    if folders is None:
         raise FloorError(
-            f"the floor {visible(spec)} ({where}): the package {package!r} is not installed; "
-            "install it beside safety-profile (in pre-commit: the hook's "
-            "additional_dependencies)"
-        ) from None
-    for part in parts:
-        traversable = traversable.joinpath(part)
-    if not traversable.is_file():
-        raise FloorError(
-            f"the floor {visible(spec)} ({where}): the package {package!r} has no file {resource!r}"
+            f"{shown}: the package {package!r} is not installed; install it beside "
+            "safety-profile (in pre-commit: the hook's additional_dependencies)"
         )
-    try:
-        data = traversable.read_bytes()
-    except OSError as error:
-        reason = (error.strerror or str(error)).lower()
-        raise FloorError(
-            f"the floor {visible(spec)} ({where}): cannot be read ({reason})"
-        ) from None
-    return data, len(data)
+    if not folders:
+        raise FloorError(f"{shown}: {package!r} is a module, not a package that holds files")
+    found = [path for folder in folders if os.path.isfile(path := os.path.join(folder, *parts))]
+    if not found:
+        raise FloorError(f"{shown}: the package {package!r} has no file {resource!r}")
+    return _file_floor(found[0], spec, where)
 
 
 def _file_floor(path: str, shown: str, where: str) -> tuple[bytes, int]:
