@@ -239,6 +239,9 @@ def test_floor_option_overrides_and_no_floor_is_refused_unless_allowed(repositor
     both = safety_profile("check", "--no-floor", "--floor", "x.yaml", loose, cwd=repository)
     assert both.returncode == 2
     assert "--floor and --no-floor do not go together" in both.stderr
+    two_files = safety_profile("diff", "--floor", "lenient.yaml", loose, loose, cwd=repository)
+    assert two_files.returncode == 2
+    assert "--floor and --no-floor go with --git REV or --pre-commit" in two_files.stderr
 
 
 def test_resolve_says_when_the_applied_profile_is_below_the_floor(repository: Path) -> None:

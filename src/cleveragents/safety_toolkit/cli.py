@@ -325,6 +325,9 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
         )
     elif len(args.paths) != 2:
         parser.error("give two files, OLD NEW (or --git REV to compare with git)")
+    elif args.floor is not None or args.no_floor:
+        # Two files have no added profile to hold to a floor (`check` holds a file to it).
+        parser.error("--floor and --no-floor go with --git REV or --pre-commit")
     return DiffOptions(
         kind=args.kind,
         output_format=args.output_format,
