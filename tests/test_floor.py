@@ -172,6 +172,22 @@ def test_check_reports_each_field_below_the_floor_where_it_is(repository: Path) 
     assert {problem["rule"] for problem in json.loads(as_json.stdout)} == {"floor.looser"}
 
 
+def sarif_rules(output: str) -> dict[str, str]:
+    (run,) = json.loads(output)["runs"]
+    return {rule["id"]: rule["shortDescription"]["text"] for rule in run["tool"]["driver"]["rules"]}
+
+
+def test_sarif_logs_name_the_floor_rule(repository: Path) -> None:
+    loose = "teams/a/loose.safety_profile.yaml"
+    check = safety_profile("check", "--format", "sarif", loose, cwd=repository)
+    write_files(repository, {"new/loose.safety_profile.yaml": LOOSE})
+    diff = safety_profile("diff", "--git", "HEAD", "--format", "sarif", cwd=repository)
+    for result in (check, diff):
+        assert (result.returncode, result.stderr) == (1, "")
+        rules = sarif_rules(result.stdout)
+        assert rules["floor.looser"] == "A field looser than the organisation's floor"
+
+
 def test_check_holds_an_actions_embedded_profile_to_the_floor(repository: Path) -> None:
     result = safety_profile("check", "--kind", "action", "actions/deploy.yaml", cwd=repository)
     assert result.returncode == 1

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
 
 from .diff import REMOVED, DiffReport, Finding, Verdict
+from .floor import FLOOR_RULE, FLOOR_RULE_HELP, FLOOR_RULE_TITLE
 from .reporters import (
     GREEN,
     RED,
@@ -113,6 +114,8 @@ def finding_rule(finding: Finding) -> tuple[str, str]:
             "there is nothing to compare it with: review it whole, or compare it with that "
             "layer's profile (safety-profile diff LAYER_FILE NEW_FILE).",
         )
+    if finding.rule == FLOOR_RULE:
+        return FLOOR_RULE_TITLE, FLOOR_RULE_HELP
     if finding.rule == "loosens.removed":
         return (
             "A safety profile was removed",

@@ -51,6 +51,14 @@ __all__ = [
 
 FLOOR_RULE = "floor.looser"
 """The rule id of a field looser than the floor, in every report."""
+FLOOR_RULE_TITLE = "A field looser than the organisation's floor"
+FLOOR_RULE_HELP = (
+    "Each field of every safety profile, and of every action's safety_profile, must be at least "
+    "as strict as the floor's (set with --floor, or `floor` in [tool.safety-profile] of the "
+    "nearest pyproject.toml), in the order `diff` uses; a key left out counts as its default. "
+    "Make the field at least as strict as the floor's value; the floor's owners decide any "
+    "exception."
+)
 
 ALLOW_NO_FLOOR_VARIABLE = "SAFETY_PROFILE_ALLOW_NO_FLOOR"
 PACKAGE_PREFIX = "pkg:"

@@ -16,6 +16,8 @@ from urllib.parse import quote
 
 from cleveragents.reading.problems import Problem
 
+from .floor import FLOOR_RULE_HELP, FLOOR_RULE_TITLE
+
 __all__ = ["SARIF_SCHEMA", "SarifResult", "SarifRule", "problem_result", "sarif_log"]
 
 SARIF_SCHEMA = (
@@ -136,6 +138,7 @@ _FAMILIES: dict[str, tuple[str, str]] = {
         "The path is missing, a directory, not a regular file, or not readable; pass the YAML "
         "files themselves.",
     ),
+    "floor": (FLOOR_RULE_TITLE, FLOOR_RULE_HELP),
     "root-type": (
         "A document that is not a mapping",
         "A safety profile (or an action) is a mapping of field names to values.",
