@@ -16,14 +16,14 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.limits import DEFAULT_LIMITS
+from cleveragents.reading.problems import Problem
 
 __all__ = [
     "GITLINK",
@@ -33,6 +33,8 @@ __all__ = [
     "LinkError",
     "Tree",
     "WorkTree",
+    "attribute_message",
+    "checkout_problems",
     "git",
     "read_blobs",
     "transformed_paths",
@@ -85,8 +87,7 @@ def _fields(output: bytes) -> list[str]:
     return [os.fsdecode(field) for field in output.split(b"\0")]
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):  # not a dataclass: `check` starts without importing dataclasses
     mode: str  # "100644", "100755", LINK or GITLINK
     oid: str
 
@@ -277,6 +278,8 @@ def transformed_paths(
     if revision is None:
         output = git(root, *args, input=request)
     else:
+        import tempfile  # only a revision's attributes need it
+
         with tempfile.TemporaryDirectory(prefix="safety-profile-") as folder:
             env = {"GIT_INDEX_FILE": os.path.join(folder, "index")}
             git(root, "read-tree", revision, env=env)
@@ -290,3 +293,37 @@ def transformed_paths(
                 attribute if value == "set" else f"{attribute}={value}"
             )
     return found
+
+
+def attribute_message(attributes: Sequence[str]) -> str:
+    """What `check` and `diff` say about a file an attribute transforms."""
+    return (
+        f"the git attribute {', '.join(attributes)} makes a checkout of this file differ from "
+        "the committed file, so what is reviewed is not what is read; remove it from "
+        ".gitattributes for safety profiles and actions"
+    )
+
+
+def checkout_problems(paths: Sequence[str]) -> list[Problem]:
+    """`check`: a problem for each file in a git work tree that an attribute transforms
+    (`paths` as the user gave them; a link is judged by the file it leads to). One
+    `git check-attr` when all the files are in the current folder's repository, else one per
+    folder; a folder outside any repository is passed over."""
+    real = {path: os.path.realpath(path) for path in paths}
+    try:
+        found = transformed_paths(Path.cwd(), [real[path] for path in paths], None, False)
+    except GitError:  # not all in this repository: ask in each folder
+        found = {}
+        folders: dict[str, list[str]] = {}
+        for target in real.values():
+            folders.setdefault(os.path.dirname(target), []).append(target)
+        for folder, targets in folders.items():
+            try:
+                found.update(transformed_paths(Path(folder), targets, None, False))
+            except GitError:
+                continue
+    return [
+        Problem(path, 0, 0, "", attribute_message(found[real[path]]), "git.attribute")
+        for path in paths
+        if real[path] in found
+    ]

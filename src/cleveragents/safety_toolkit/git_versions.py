@@ -21,7 +21,17 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.terminal_text import visible
 
 from .diff import Baseline, DiffReport, Finding, Version, build_report, compare_versions
-from .git_objects import GITLINK, LINK, GitError, LinkError, Tree, WorkTree, git, transformed_paths
+from .git_objects import (
+    GITLINK,
+    LINK,
+    GitError,
+    LinkError,
+    Tree,
+    WorkTree,
+    attribute_message,
+    git,
+    transformed_paths,
+)
 from .kinds import YAML_NAME, DocumentKind
 
 __all__ = [
@@ -243,10 +253,7 @@ class _Reader:
                 through = "" if target == path else f" (through the link to {target!r})"
                 self.resolved[path] = _problem(
                     repository.display_path(path),
-                    f"{side.label}: the git attribute "
-                    f"{', '.join(self.attributes[target])}{through} makes a checkout differ "
-                    "from the committed file, so it cannot be compared; remove it from "
-                    ".gitattributes (profiles are read as committed)",
+                    f"{side.label}{through}: {attribute_message(self.attributes[target])}",
                     "git.attribute",
                 )
 
