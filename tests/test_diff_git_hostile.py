@@ -307,3 +307,16 @@ def test_git_words_and_names_in_errors_are_escaped(tmp_path: Path) -> None:
         assert result.returncode == 2
         assert "\x1b" not in result.stderr
         assert "\\x1b[2J" in result.stderr
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif"])
+def test_machine_readable_output_is_one_document_with_the_hint_on_stderr(
+    tmp_path: Path, output_format: str
+) -> None:
+    new_repository(tmp_path, {"a.safety_profile.yaml": STRICT})
+    write_files(tmp_path, {"a.safety_profile.yaml": LOOSE})
+    git(tmp_path, "add", "-A")
+    result = run("diff", "--pre-commit", "--format", output_format, cwd=tmp_path)
+    assert result.returncode == 1
+    assert json.loads(result.stdout)
+    assert "SKIP=safety-profile-loosening" in result.stderr

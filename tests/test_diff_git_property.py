@@ -163,7 +163,11 @@ def ground_truth(repo: Path, old: Path, new: Path, scratch: Path) -> set[str]:
         if old_data is None or new_data is None:
             flagged.add(new_name)
             continue
-        if old_name in before and old_data == new_data:
+        # Unchanged: the same bytes, or the same but for a CR that an eol attribute put before
+        # each LF (a comparison of an unchanged invalid file would flag it; `diff` does not).
+        if old_name in before and old_data.replace(b"\r\n", b"\n") == new_data.replace(
+            b"\r\n", b"\n"
+        ):
             continue
         old_file, new_file = scratch / "old.yaml", scratch / "new.yaml"
         new_file.write_bytes(new_data)

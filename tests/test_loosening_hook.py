@@ -178,3 +178,27 @@ def test_a_hostile_change_is_caught_by_the_hook(
     ):
         assert line in result.stdout, line
     assert "internal error" not in result.stdout
+
+
+def test_a_push_of_a_whole_new_history_compares_every_profile_with_the_baseline(
+    hook_repo: Path, pre_commit_home: Path, project: Path
+) -> None:
+    """Pushing a branch whose root commit the remote lacks, pre-commit sets no range: every
+    pushed profile is new, compared with DEFAULT_SAFETY_PROFILE (not HEAD with the index,
+    which holds nothing new)."""
+    stage(project, "allow_unsafe_tools: true\n")
+    git(project, "commit", "-q", "-m", "loosen")
+    remote = ("--remote-name", "origin", "--remote-url", "file:///nowhere")
+    branch = git(project, "symbolic-ref", "HEAD").strip()
+    branches = ("--local-branch", branch, "--remote-branch", branch)
+    result = try_repo(
+        hook_repo,
+        pre_commit_home,
+        project,
+        *("--hook-stage", "pre-push", "--all-files", *remote, *branches),
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        "config/prod.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true "
+        "(added: looser than DEFAULT_SAFETY_PROFILE)"
+    ) in result.stdout

@@ -44,6 +44,9 @@ __all__ = [
 ]
 
 
+EMPTY_TREE = ""  # as `old_rev`: the empty tree, against which every file is added
+
+
 @dataclass(frozen=True, slots=True)
 class GitComparison:
     """`old_rev` against the working tree (default), the index (`staged`) or `new_rev`."""
@@ -60,6 +63,11 @@ def pre_commit_comparison(environ: Mapping[str, str]) -> GitComparison:
     from_ref, to_ref = environ.get("PRE_COMMIT_FROM_REF"), environ.get("PRE_COMMIT_TO_REF")
     if from_ref and to_ref:
         return GitComparison(from_ref, new_rev=to_ref)
+    pushed = environ.get("PRE_COMMIT_LOCAL_BRANCH")
+    if pushed:
+        # A pre-push of a history the remote holds none of (its root commit included):
+        # pre-commit gives no range, so everything pushed is new.
+        return GitComparison(EMPTY_TREE, new_rev=pushed)
     return GitComparison("HEAD", staged=True)
 
 
@@ -291,7 +299,10 @@ def diff_against_git(
     Raises GitError when git cannot answer (not a repository, an unknown revision)."""
     repository = Repository(folder)
     to_verify = [comparison.old_rev, comparison.new_rev]
-    if comparison.old_rev == "HEAD":
+    if comparison.old_rev == EMPTY_TREE:
+        to_verify = [comparison.new_rev]
+        comparison = replace(comparison, old_rev=repository.empty_tree())
+    elif comparison.old_rev == "HEAD":
         # HEAD is then either a commit (has_commits says so) or, before the first commit, the
         # empty tree, against which everything is new: neither needs verifying again.
         to_verify = [comparison.new_rev]
