@@ -320,3 +320,26 @@ def test_machine_readable_output_is_one_document_with_the_hint_on_stderr(
     assert result.returncode == 1
     assert json.loads(result.stdout)
     assert "SKIP=safety-profile-loosening" in result.stderr
+
+
+def test_a_file_named_an_action_only_through_a_folder_link(tmp_path: Path) -> None:
+    """`actions` a link to `stuff/`: whoever opens `actions/deploy.yaml` reads
+    `stuff/deploy.yaml`, so editing it, or adding the link, is an action's change."""
+    strict = f"{ACTION}safety_profile:\n  allow_unsafe_tools: false\n"
+    new_repository(tmp_path, {"stuff/deploy.yaml": strict, "other/deploy.yaml": strict})
+    os.symlink("stuff", tmp_path / "actions")
+    commit_all(tmp_path, "the link")
+    write_files(tmp_path, {"stuff/deploy.yaml": strict.replace("false", "true")})
+    loosened = "actions/deploy.yaml:6:23: loosens: safety_profile.allow_unsafe_tools: false → true"
+    for args in (("--git", "HEAD"), ("--git", "HEAD~1")):
+        result = run("diff", "--kind", "action", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert loosened in result.stdout, result.stdout  # HEAD~1: added, with the baseline
+    # Relinking the folder to another is compared too.
+    git(tmp_path, "checkout", "-q", "--", ".")
+    write_files(tmp_path, {"other/deploy.yaml": strict.replace("false", "true")})
+    commit_all(tmp_path, "edit other")
+    (tmp_path / "actions").unlink()
+    os.symlink("other", tmp_path / "actions")
+    result = run("diff", "--kind", "action", "--git", "HEAD", cwd=tmp_path)
+    assert result.stdout.startswith(loosened), result.stdout

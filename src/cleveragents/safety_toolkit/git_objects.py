@@ -35,6 +35,7 @@ __all__ = [
     "WorkTree",
     "attribute_message",
     "checkout_problems",
+    "folder_aliases",
     "git",
     "read_blobs",
     "transformed_paths",
@@ -188,10 +189,14 @@ class WorkTree:
 
 
 def resolve(
-    path: str, kind_of: Callable[[str], str | None], read_link: Callable[[str], str]
+    path: str,
+    kind_of: Callable[[str], str | None],
+    read_link: Callable[[str], str],
+    folder: bool = False,
 ) -> str:
     """The repository path of the file `path` names, its links (and its folders' links)
-    followed as the kernel follows them, never out of the repository. LinkError otherwise."""
+    followed as the kernel follows them, never out of the repository. LinkError otherwise.
+    With `folder`, what it names may be a folder too (a tree's folders are implicit)."""
     parts = deque(path.split("/"))
     done: list[str] = []
     links = 0
@@ -220,11 +225,34 @@ def resolve(
         done.append(name)
     resolved = "/".join(done)
     kind = kind_of(resolved)
+    if folder and kind != LINK:
+        return resolved
     if kind == GITLINK:
         raise LinkError(f"leads to the submodule {resolved!r}")
     if kind != "file":
         raise LinkError(f"leads to {resolved!r}, which does not exist (a dangling link)")
     return resolved
+
+
+def folder_aliases(side: Tree | WorkTree) -> set[str]:
+    """The names files have through a link to a folder: with `actions` a link to `stuff/`, the
+    file `stuff/deploy.yaml` is read as `actions/deploy.yaml` by whoever opens that, so it is an
+    action by name. One level of such links is followed (a link reached through another is
+    not: a lister of every name through links would not end on a loop)."""
+    paths = list(side.paths())
+    aliases: set[str] = set()
+    for link in paths:
+        if side.kind_of(link) != LINK:
+            continue
+        try:
+            target = resolve(link, side.kind_of, side.read_link, folder=True)
+        except LinkError:
+            continue
+        if side.kind_of(target) in ("file", GITLINK):
+            continue
+        prefix = f"{target}/" if target else ""
+        aliases.update(f"{link}/{p[len(prefix) :]}" for p in paths if p.startswith(prefix))
+    return aliases
 
 
 def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:

@@ -29,6 +29,7 @@ from .git_objects import (
     Tree,
     WorkTree,
     attribute_message,
+    folder_aliases,
     git,
     transformed_paths,
 )
@@ -317,25 +318,38 @@ def diff_against_git(
     changed, submodules = repository.changed_files(comparison)
     changed = select(changed, kind, explicit, any_yaml)
     # A link's target can change while the link does not: every file of the kind that is a
-    # link on either side is compared too (and left out below when both read the same).
+    # link on either side, or is named so only through a link to a folder, is compared too
+    # (and left out below when both read the same).
+    old_aliases, new_aliases = folder_aliases(old_side), folder_aliases(new_side)
+    aliases = old_aliases | new_aliases
+    old_paths, new_paths = set(old_side.paths()) | old_aliases, set(new_side.paths()) | new_aliases
     listed = {c.new_path for c in changed} | {c.old_path for c in changed}
-    both = set(new_side.paths()) & set(old_side.paths())
     linked = [
         change
-        for change in select([ChangedFile(p, p) for p in sorted(both)], kind, explicit, any_yaml)
-        if change.old_path not in listed
-        and change.new_path not in listed
+        for change in select(
+            [ChangedFile(p, p) for p in sorted(old_paths & new_paths)], kind, explicit, any_yaml
+        )
+        if change.old_path is not None
         and change.old_path == change.new_path
-        and LINK
-        in (old_side.kind_of(change.old_path or ""), new_side.kind_of(change.new_path or ""))
+        and change.old_path not in listed
+        and (
+            change.old_path in aliases
+            or LINK in (old_side.kind_of(change.old_path), new_side.kind_of(change.old_path))
+        )
     ]
+    # Added and deleted behind a folder link: named so only through it on one side.
+    changed += select(
+        [ChangedFile(p, None) for p in sorted(old_paths - new_paths) if p in aliases]
+        + [ChangedFile(None, p) for p in sorted(new_paths - old_paths) if p in aliases],
+        kind,
+        explicit,
+        any_yaml,
+    )
     # Every file of the kind on the new side is read, so a commit that only adds an attribute
     # (or moves a link's target) is still seen.
     everything_new = [
         c.new_path
-        for c in select(
-            [ChangedFile(None, p) for p in sorted(new_side.paths())], kind, explicit, any_yaml
-        )
+        for c in select([ChangedFile(None, p) for p in sorted(new_paths)], kind, explicit, any_yaml)
         if c.new_path is not None
     ]
     old_reader = _Reader(
