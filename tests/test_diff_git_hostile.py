@@ -77,22 +77,32 @@ def test_editing_a_links_target_loosens_the_profile_that_links_to_it(tmp_path: P
 
 
 def test_a_profile_replaced_by_a_link_is_read_through_it(tmp_path: Path) -> None:
-    """A link's blob is its target's name: a link to a file named `{}` is not `{}` (all
-    defaults) but the file it leads to."""
-    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT, "{}": LOOSE})
+    """A link's blob is its target's name: a link is read as the file it leads to; a link to
+    a file named `{}` is refused, as a checkout without links writes `{}` (all defaults)."""
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT, "{}": LOOSE, "d.yaml": LOOSE})
     (tmp_path / "prod.safety_profile.yaml").unlink()
-    os.symlink("{}", tmp_path / "prod.safety_profile.yaml")
+    os.symlink("d.yaml", tmp_path / "prod.safety_profile.yaml")
     commit_all(tmp_path)
     result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
     assert result.stdout.splitlines() == [
         f"prod.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
         "1 change loosens (1 file compared)",
     ]
+    (tmp_path / "prod.safety_profile.yaml").unlink()
+    os.symlink("{}", tmp_path / "prod.safety_profile.yaml")
+    commit_all(tmp_path)
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.startswith(
+        "prod.safety_profile.yaml: error: in HEAD: prod.safety_profile.yaml is a link whose "
+        "target's name is itself a YAML mapping"
+    )
 
 
 @pytest.mark.parametrize(
     ("target", "words"),
     [
+        ("{}", "is a link whose target's name is itself a YAML mapping"),
         ("../outside.yaml", "leads outside the repository"),
         ("/etc/hostname", "leads outside the repository (to '/etc/hostname')"),
         ("missing.yaml", "leads to 'missing.yaml', which does not exist (a dangling link)"),

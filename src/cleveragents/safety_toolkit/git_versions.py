@@ -230,6 +230,12 @@ def _problem(name: str, message: str, rule: str) -> Problem:
     return Problem(name, 0, 0, "", message, rule)
 
 
+def _a_mapping(text: str) -> bool:
+    from cleveragents.reading.loaded_file import load_bytes
+
+    return load_bytes(os.fsencode(text), text).mapping is not None
+
+
 class _Reader:
     """Reads the files of one side as a checkout holds them: through links, refusing what an
     attribute transforms, with a problem (named by `name`) for what cannot be read."""
@@ -239,16 +245,25 @@ class _Reader:
         self.repository = repository
         self.resolved: dict[str, str | Problem] = {}
         for path in paths:
+            shown = visible(repr(path)[1:-1])
             try:
-                self.resolved[path] = side.resolve(path)
+                if side.kind_of(path) == LINK and _a_mapping(side.read_link(path)):
+                    message = (
+                        "is a link whose target's name is itself a YAML mapping: a checkout "
+                        "without links (core.symlinks=false, Windows' default) writes it as a "
+                        "file holding that name, which reads as a profile; rename the target"
+                    )
+                else:
+                    self.resolved[path] = side.resolve(path)
+                    continue
             except LinkError as error:
-                shown = visible(repr(path)[1:-1])
-                self.resolved[path] = _problem(
-                    repository.display_path(path),
-                    f"{side.label}: {shown} {error}; a profile that is a link must lead to a "
-                    "file committed in the repository",
-                    "git.link",
+                message = (
+                    f"{error}; a profile that is a link must lead to a file committed in the "
+                    "repository"
                 )
+            self.resolved[path] = _problem(
+                repository.display_path(path), f"{side.label}: {shown} {message}", "git.link"
+            )
         targets = {t for t in self.resolved.values() if isinstance(t, str)}
         tree = isinstance(side, Tree)
         self.attributes = transformed_paths(
