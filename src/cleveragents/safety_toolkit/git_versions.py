@@ -158,7 +158,7 @@ class Repository:
         """Every file that differs between the two sides, renames paired (git's `-M`), and,
         against the working tree, files git does not track yet (and does not ignore); and the
         submodules that changed."""
-        args = ["diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv"]
+        args = ["diff", "--raw", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv"]
         args += ["--cached"] if comparison.staged else []
         args += [comparison.old_rev]
         args += [comparison.new_rev] if comparison.new_rev else []
@@ -182,7 +182,9 @@ def _parse_raw(output: str) -> Iterator[tuple[tuple[str, str], ChangedFile]]:
     while index < len(fields) and fields[index]:
         old_mode, new_mode, _, _, status = fields[index].lstrip(":").split(" ")
         if status[0] in "RC":
-            yield (old_mode, new_mode), ChangedFile(fields[index + 1], fields[index + 2])
+            # A copy (diff.renames=copies) leaves its source in place: the copy is new.
+            source = fields[index + 1] if status[0] == "R" else None
+            yield (old_mode, new_mode), ChangedFile(source, fields[index + 2])
             index += 3
             continue
         path = fields[index + 1]
