@@ -235,6 +235,13 @@ def test_an_added_profile_or_action_profile_is_compared_with_the_baseline(tmp_pa
         0,
         ["ok: nothing loosens; 1 profile added (1 file compared)"],
     )
+    # A key the added profile leaves out has its default, which may be looser than the layer's.
+    write_files(tmp_path, {"project.yaml": "require_checkpoints: true\nmax_total_cost: 5.0\n"})
+    unset = run("diff", "--git", "HEAD", "--staged", "--baseline", "project.yaml", cwd=tmp_path)
+    assert unset.stdout.splitlines()[1] == (
+        "new.safety_profile.yaml:1:1: loosens: max_total_cost: 5.0 → null (added: looser than "
+        "project.yaml; no limit; the key is not set: its default applies)"
+    )
     broken = run("diff", "--pre-commit", "--baseline", "actions/deploy.yaml", cwd=tmp_path)
     assert broken.returncode == 1
     assert "actions/deploy.yaml:1:1: error: name:" in broken.stdout

@@ -133,7 +133,7 @@ def change_text(change: FieldChange) -> str:
     return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
 
 
-def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:
+def _notes(change: FieldChange, new_profile: SafetyProfile, new_file: bool = False) -> list[str]:
     """What a reviewer might not see in `old → new`: the meaning of null and [], which
     categories came and went, and a value that is now a default because its key is gone."""
     notes = []
@@ -148,7 +148,7 @@ def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:
     elif change.new is None:
         notes.append("no limit")
     if change.field not in new_profile.model_fields_set:
-        notes.append("the key was removed: its default applies")
+        notes.append(f"the key {'is not set' if new_file else 'was removed'}: its default applies")
     return notes
 
 
@@ -164,7 +164,7 @@ def _field_findings(
             continue
         loc = (*new.prefix, change.field)
         line, column = new.document.position(loc)
-        notes = _notes(change, new.profile)
+        notes = _notes(change, new.profile, new_file=baseline is not None)
         if baseline is not None:
             notes.insert(0, f"added: looser than {visible(baseline.name)}")
         detail = change_text(change) + (f" ({'; '.join(notes)})" if notes else "")
