@@ -94,7 +94,7 @@ def test_a_profile_replaced_by_a_link_is_read_through_it(tmp_path: Path) -> None
     result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout.startswith(
-        "prod.safety_profile.yaml: error: in HEAD: prod.safety_profile.yaml is a link whose "
+        "prod.safety_profile.yaml: error: in HEAD: 'prod.safety_profile.yaml' is a link whose "
         "target's name is itself a YAML mapping"
     )
 
@@ -106,6 +106,8 @@ def test_a_profile_replaced_by_a_link_is_read_through_it(tmp_path: Path) -> None
         ("../outside.yaml", "leads outside the repository"),
         ("/etc/hostname", "leads outside the repository (to '/etc/hostname')"),
         ("missing.yaml", "leads to 'missing.yaml', which does not exist (a dangling link)"),
+        # A name in a message is escaped as reports escape names.
+        (os.fsdecode(b"caf\xe9\x1b.yaml"), "leads to 'caf\\xe9\\x1b.yaml', which does not exist"),
         ("loop.safety_profile.yaml", "has too many levels of links"),
     ],
 )
@@ -122,7 +124,7 @@ def test_a_link_that_leaves_the_repository_or_dangles_is_an_error(
         result = run("diff", *args, cwd=project)
         assert result.returncode == 1, args
         assert (
-            f"loop.safety_profile.yaml: error: in the {side}: loop.safety_profile.yaml {words}"
+            f"loop.safety_profile.yaml: error: in the {side}: 'loop.safety_profile.yaml' {words}"
         ) in result.stdout
 
 

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.limits import DEFAULT_LIMITS
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.terminal_text import visible
 
 __all__ = [
     "GITLINK",
@@ -37,6 +38,7 @@ __all__ = [
     "checkout_problems",
     "folder_aliases",
     "git",
+    "quoted",
     "read_blobs",
     "transformed_paths",
 ]
@@ -49,6 +51,12 @@ MAX_LINKS = 40  # Linux's limit on links followed in one path (ELOOP)
 # `$Id$` expansion. `text`/`eol`/`crlf` only put CR before LF, which YAML reads as the same line
 # break (and a lone CR is refused by the reader either way), so they change no value.
 TRANSFORMING_ATTRIBUTES = ("filter", "working-tree-encoding", "ident")
+
+
+def quoted(name: str) -> str:
+    """A name in a message: in quotes, escaped as reports escape names (a byte that is not
+    UTF-8 as `\\xe9`, a control character as `\\x1b`)."""
+    return f"'{visible(name)}'"
 
 
 class GitError(Exception):
@@ -181,7 +189,7 @@ class WorkTree:
     def resolve(self, path: str) -> str:
         resolved = resolve(path, self.kind_of, self.read_link)
         if resolved not in self._known:
-            raise LinkError(f"leads to {resolved!r}, which git ignores (a checkout lacks it)")
+            raise LinkError(f"leads to {quoted(resolved)}, which git ignores (a checkout lacks it)")
         return resolved
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
@@ -217,20 +225,20 @@ def resolve(
                 raise LinkError("has too many levels of links (a loop?)")
             target = read_link(current)
             if target.startswith("/"):
-                raise LinkError(f"leads outside the repository (to {target!r})")
+                raise LinkError(f"leads outside the repository (to {quoted(target)})")
             parts.extendleft(reversed(target.split("/")))
             continue
         if parts and kind in ("file", GITLINK):
-            raise LinkError(f"leads through {current!r}, which is not a folder")
+            raise LinkError(f"leads through {quoted(current)}, which is not a folder")
         done.append(name)
     resolved = "/".join(done)
     kind = kind_of(resolved)
     if folder and kind != LINK:
         return resolved
     if kind == GITLINK:
-        raise LinkError(f"leads to the submodule {resolved!r}")
+        raise LinkError(f"leads to the submodule {quoted(resolved)}")
     if kind != "file":
-        raise LinkError(f"leads to {resolved!r}, which does not exist (a dangling link)")
+        raise LinkError(f"leads to {quoted(resolved)}, which does not exist (a dangling link)")
     return resolved
 
 

@@ -31,6 +31,7 @@ from .git_objects import (
     attribute_message,
     folder_aliases,
     git,
+    quoted,
     transformed_paths,
 )
 from .kinds import YAML_NAME, DocumentKind
@@ -247,7 +248,7 @@ class _Reader:
         self.repository = repository
         self.resolved: dict[str, str | Problem] = {}
         for path in paths:
-            shown = visible(repr(path)[1:-1])
+            shown = quoted(path)
             try:
                 if side.kind_of(path) == LINK and _a_mapping(side.read_link(path)):
                     message = (
@@ -276,7 +277,7 @@ class _Reader:
         )
         for path, target in self.resolved.items():
             if isinstance(target, str) and target in self.attributes:
-                through = "" if target == path else f" (through the link to {target!r})"
+                through = "" if target == path else f" (through the link to {quoted(target)})"
                 self.resolved[path] = _problem(
                     repository.display_path(path),
                     f"{side.label}{through}: {attribute_message(self.attributes[target])}",
