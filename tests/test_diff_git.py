@@ -203,6 +203,7 @@ def test_pre_commit_mode_uses_the_refs_pre_commit_sets(repository: Path) -> None
         (("--git", "no-such-branch"), "unknown revision 'no-such-branch'"),
         (("--git=-p",), "'-p' is not a revision"),
         (("--git", "HEAD", "/"), "is outside the repository"),
+        (("a.yaml", "b.yaml", "--baseline", "c.yaml"), "--baseline goes with --git REV"),
     ],
 )
 def test_git_usage_errors_exit_2(repository: Path, args: tuple[str, ...], message: str) -> None:
