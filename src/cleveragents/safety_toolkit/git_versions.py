@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -229,6 +229,12 @@ def select(
     return selected
 
 
+SUBMODULE_CHANGED = (
+    "a submodule changed; the profiles in it are not compared here: run safety-profile diff "
+    "--git in the submodule"
+)
+
+
 def _problem(name: str, message: str, rule: str) -> Problem:
     return Problem(name, 0, 0, "", message, rule)
 
@@ -241,7 +247,7 @@ def _a_mapping(text: str) -> bool:
 
 class _Reader:
     """Reads the files of one side as a checkout holds them: through links, refusing what an
-    attribute transforms, with a problem (named by `name`) for what cannot be read."""
+    attribute transforms, with a problem (named by the path) for what cannot be read."""
 
     def __init__(self, side: Side, repository: Repository, paths: Sequence[str]) -> None:
         self.side = side
@@ -268,12 +274,12 @@ class _Reader:
                 repository.display_path(path), f"{side.label}: {shown} {message}", "git.link"
             )
         targets = {t for t in self.resolved.values() if isinstance(t, str)}
-        tree = isinstance(side, Tree)
+        tree = side if isinstance(side, Tree) else None
         self.attributes = transformed_paths(
             repository.root,
             sorted(targets),
-            side.revision if isinstance(side, Tree) else None,
-            cached=tree,
+            None if tree is None else tree.revision,
+            cached=tree is not None,
         )
         for path, target in self.resolved.items():
             if isinstance(target, str) and target in self.attributes:
@@ -305,18 +311,9 @@ class _Reader:
         }
 
 
-def diff_against_git(
-    kind: DocumentKind,
-    comparison: GitComparison,
-    user_paths: Sequence[str] = (),
-    folder: str | os.PathLike[str] = ".",
-    baseline: Baseline | None = None,
-) -> DiffReport:
-    """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides, as
-    a checkout of each side holds it; an added profile is compared with `baseline`.
-
-    Raises GitError when git cannot answer (not a repository, an unknown revision)."""
-    repository = Repository(folder)
+def _verified(repository: Repository, comparison: GitComparison) -> GitComparison:
+    """`comparison` with its revisions verified (GitError otherwise), and the empty tree for
+    an old side that has no commit."""
     to_verify = [comparison.old_rev, comparison.new_rev]
     if comparison.old_rev == EMPTY_TREE:
         to_verify = [comparison.new_rev]
@@ -330,23 +327,36 @@ def diff_against_git(
     for revision in to_verify:
         if revision is not None:
             repository.verify(revision)
-    pathspecs = [repository.repository_path(path) for path in user_paths]
-    explicit, any_yaml = frozenset(pathspecs), bool(pathspecs)
-    old_side, new_side = repository.sides(comparison)
-    changed, submodules = repository.changed_files(comparison)
-    changed = select(changed, kind, explicit, any_yaml)
+    return comparison
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What to read on each side: the changes to compare, those compared only when the two
+    sides read differently (through links), and every file of the kind on the new side."""
+
+    changed: list[ChangedFile]
+    linked: list[ChangedFile]
+    everything_new: list[str]
+
+
+def _plan(
+    changed: list[ChangedFile],
+    old_side: Side,
+    new_side: Side,
+    selected: Callable[[list[ChangedFile]], list[ChangedFile]],
+) -> _Plan:
+    changed = selected(changed)
     # A link's target can change while the link does not: every file of the kind that is a
     # link on either side, or is named so only through a link to a folder, is compared too
-    # (and left out below when both read the same).
+    # (and left out when both read the same).
     old_aliases, new_aliases = folder_aliases(old_side), folder_aliases(new_side)
     aliases = old_aliases | new_aliases
     old_paths, new_paths = set(old_side.paths()) | old_aliases, set(new_side.paths()) | new_aliases
     listed = {c.new_path for c in changed} | {c.old_path for c in changed}
     linked = [
         change
-        for change in select(
-            [ChangedFile(p, p) for p in sorted(old_paths & new_paths)], kind, explicit, any_yaml
-        )
+        for change in selected([ChangedFile(p, p) for p in sorted(old_paths & new_paths)])
         if change.old_path is not None
         and change.old_path == change.new_path
         and change.old_path not in listed
@@ -356,32 +366,53 @@ def diff_against_git(
         )
     ]
     # Added and deleted behind a folder link: named so only through it on one side.
-    changed += select(
+    changed += selected(
         [ChangedFile(p, None) for p in sorted(old_paths - new_paths) if p in aliases]
-        + [ChangedFile(None, p) for p in sorted(new_paths - old_paths) if p in aliases],
-        kind,
-        explicit,
-        any_yaml,
+        + [ChangedFile(None, p) for p in sorted(new_paths - old_paths) if p in aliases]
     )
     # Every file of the kind on the new side is read, so a commit that only adds an attribute
     # (or moves a link's target) is still seen.
     everything_new = [
         c.new_path
-        for c in select([ChangedFile(None, p) for p in sorted(new_paths)], kind, explicit, any_yaml)
+        for c in selected([ChangedFile(None, p) for p in sorted(new_paths)])
         if c.new_path is not None
     ]
-    old_reader = _Reader(
-        old_side, repository, sorted({c.old_path for c in [*changed, *linked] if c.old_path})
+    return _Plan(changed, linked, everything_new)
+
+
+def diff_against_git(
+    kind: DocumentKind,
+    comparison: GitComparison,
+    user_paths: Sequence[str] = (),
+    folder: str | os.PathLike[str] = ".",
+    baseline: Baseline | None = None,
+) -> DiffReport:
+    """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides, as
+    a checkout of each side holds it; an added profile is compared with `baseline`.
+
+    Raises GitError when git cannot answer (not a repository, an unknown revision)."""
+    repository = Repository(folder)
+    comparison = _verified(repository, comparison)
+    pathspecs = [repository.repository_path(path) for path in user_paths]
+    old_side, new_side = repository.sides(comparison)
+    changed, submodules = repository.changed_files(comparison)
+    plan = _plan(
+        changed,
+        old_side,
+        new_side,
+        lambda changes: select(changes, kind, frozenset(pathspecs), any_yaml=bool(pathspecs)),
     )
+    compared = [*plan.changed, *plan.linked]
+    old_reader = _Reader(old_side, repository, sorted({c.old_path for c in compared if c.old_path}))
     new_reader = _Reader(
         new_side,
         repository,
-        sorted({*everything_new, *(c.new_path for c in changed if c.new_path)}),
+        sorted({*plan.everything_new, *(c.new_path for c in plan.changed if c.new_path)}),
     )
     results: list[tuple[list[Finding], list[Problem]]] = [([], [p]) for p in new_reader.problems()]
     refused = {p.file for p in new_reader.problems()}
     old_data, new_data = old_reader.read(), new_reader.read()
-    for change in [*changed, *linked]:
+    for change in compared:
         name = repository.display_path(change.new_path or change.old_path or "")
         if name in refused:
             continue
@@ -395,7 +426,7 @@ def diff_against_git(
             results.append(([], [file_problem(new_bytes, name)]))
             continue
         assert not isinstance(old_bytes, OSError)
-        if change in linked and old_bytes == new_bytes:
+        if change in plan.linked and old_bytes == new_bytes:
             continue
         old_name = repository.display_path(change.old_path) if change.old_path else ""
         results.append(
@@ -407,20 +438,9 @@ def diff_against_git(
                 baseline,
             )
         )
-    for path in submodules:
-        if _in_scope(path, pathspecs):
-            name = repository.display_path(path)
-            results.append(
-                (
-                    [],
-                    [
-                        _problem(
-                            name,
-                            "a submodule changed; the profiles in it are not compared here: "
-                            "run safety-profile diff --git in the submodule",
-                            "git.submodule",
-                        )
-                    ],
-                )
-            )
+    results += [
+        ([], [_problem(repository.display_path(path), SUBMODULE_CHANGED, "git.submodule")])
+        for path in submodules
+        if _in_scope(path, pathspecs)
+    ]
     return build_report(results)
