@@ -362,3 +362,24 @@ def test_a_file_named_an_action_only_through_a_folder_link(tmp_path: Path) -> No
     os.symlink("other", tmp_path / "actions")
     result = run("diff", "--kind", "action", "--git", "HEAD", cwd=tmp_path)
     assert result.stdout.startswith(loosened), result.stdout
+
+
+def test_check_asks_each_files_own_repository_about_attributes(tmp_path: Path) -> None:
+    first, second, loose = tmp_path / "first", tmp_path / "second", tmp_path / "loose"
+    for folder in (first, second, loose):
+        folder.mkdir()
+    new_repository(
+        first, {".gitattributes": "*.yaml filter=lfs\n", "a.safety_profile.yaml": STRICT}
+    )
+    new_repository(second, {"sub/b.safety_profile.yaml": STRICT})
+    write_files(loose, {"c.safety_profile.yaml": STRICT})
+    names = ["first/a.safety_profile.yaml", "second/sub/b.safety_profile.yaml"]
+    result = run("check", *names, "loose/c.safety_profile.yaml", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "first/a.safety_profile.yaml: error: the git attribute filter=lfs makes a checkout of "
+        "this file differ from the committed file, so what is reviewed is not what is read; "
+        "remove it from .gitattributes for safety profiles and actions"
+    )
+    assert "second/" not in result.stdout
+    assert "loose/" not in result.stdout

@@ -343,23 +343,42 @@ def attribute_message(attributes: Sequence[str]) -> str:
 def checkout_problems(paths: Sequence[str]) -> list[Problem]:
     """`check`: a problem for each file in a git work tree that an attribute transforms
     (`paths` as the user gave them; a link is judged by the file it leads to). One
-    `git check-attr` when all the files are in the current folder's repository, else one per
-    folder; a folder outside any repository is passed over."""
+    `git check-attr` per work tree the files are in (one, usually); a file in no work tree
+    (no `.git` above it) costs no git process."""
     real = {path: os.path.realpath(path) for path in paths}
-    try:
-        found = transformed_paths(Path.cwd(), [real[path] for path in paths], None, False)
-    except GitError:  # not all in this repository: ask in each folder
-        found = {}
-        folders: dict[str, list[str]] = {}
-        for target in real.values():
-            folders.setdefault(os.path.dirname(target), []).append(target)
-        for folder, targets in folders.items():
-            try:
-                found.update(transformed_paths(Path(folder), targets, None, False))
-            except GitError:
-                continue
+    by_tree: dict[str, list[str]] = {}
+    tops: dict[str, str | None] = {}
+    for target in real.values():
+        top = _work_tree(os.path.dirname(target), tops)
+        if top is not None:
+            by_tree.setdefault(top, []).append(target)
+    found: dict[str, list[str]] = {}
+    for top, targets in by_tree.items():
+        try:
+            found.update(transformed_paths(Path(top), targets, None, False))
+        except GitError:  # not a work tree after all (a bare repository's folder, a submodule)
+            continue
     return [
         Problem(path, 0, 0, "", attribute_message(found[real[path]]), "git.attribute")
         for path in paths
         if real[path] in found
     ]
+
+
+def _work_tree(folder: str, known: dict[str, str | None]) -> str | None:
+    """The nearest folder at or above `folder` holding `.git` (None: none), remembered."""
+    walked = []
+    current = folder
+    while current not in known:
+        walked.append(current)
+        if os.path.lexists(os.path.join(current, ".git")):
+            known[current] = current
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            known[current] = None
+            break
+        current = parent
+    for step in walked:
+        known[step] = known[current]
+    return known[folder]
