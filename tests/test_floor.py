@@ -300,6 +300,14 @@ def test_diff_git_compares_an_added_profile_with_the_floor(repository: Path) -> 
         safety_profile("diff", "--git", "HEAD", "--format", "json", cwd=repository).stdout
     )
     assert "floor.looser" in {change["rule"] for change in as_json["changes"]}
+    # An explicit --baseline is the baseline instead (check still holds the file to the floor).
+    write_files(repository, {"lenient.yaml": "require_sandbox: false\n"})
+    given = safety_profile(
+        "diff", "--git", "HEAD", "--baseline", "lenient.yaml", "--format", "json", cwd=repository
+    )
+    rules = {change["rule"] for change in json.loads(given.stdout)["changes"]}
+    assert "floor.looser" not in rules
+    assert "loosens.require_sandbox" not in rules
 
 
 # Every floor that cannot be used stops every command with exit 2 and says why.
