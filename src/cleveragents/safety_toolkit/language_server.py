@@ -1,0 +1,265 @@
+"""`safety-profile lsp`: the language server. An editor shows what `check` reports, because the
+problems come from the same `Checker`; this module only says where they are in the client's
+units and when to send them.
+
+Files are the hooks' files (`KINDS[...].matches`, names in any case); other YAML files get
+nothing from this server. Only this command imports pygls (see the `lsp` extra).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import unquote
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
+
+from cleveragents.reading.files import read_regular_file
+from cleveragents.reading.problems import Problem
+from cleveragents.reading.text import line_starts
+
+from .check import Checker
+from .kind_hint import with_hints_last
+from .kinds import KINDS
+
+__all__ = ["SOURCE", "SafetyProfileServer", "build_server", "client_column", "serve"]
+
+SOURCE = "safety-profile"
+logger = logging.getLogger(__name__)
+
+_SEVERITIES = {"error": lsp.DiagnosticSeverity.Error, "hint": lsp.DiagnosticSeverity.Hint}
+_UNITS: dict[str, Callable[[str], int]] = {
+    lsp.PositionEncodingKind.Utf8: lambda text: len(text.encode("utf-8", "surrogatepass")),
+    lsp.PositionEncodingKind.Utf16: lambda text: (
+        len(text.encode("utf-16-le", "surrogatepass")) // 2
+    ),
+    lsp.PositionEncodingKind.Utf32: len,
+}
+
+
+def client_column(line_text: str, characters: int, encoding: str) -> int:
+    """The first `characters` code points of `line_text`, counted in the client's units."""
+    return _UNITS[encoding](line_text[:characters])
+
+
+def _decodings(data: bytes) -> set[str]:
+    """The texts an editor may show for a file's bytes: UTF-8 (a BOM dropped), UTF-16 or -32
+    by their BOM, and Latin-1 or replacement characters for bytes that are not UTF-8."""
+    texts = set()
+    for codec, errors in (
+        ("utf-8-sig", "strict"),
+        ("utf-16", "strict"),
+        ("utf-32", "strict"),
+        ("utf-8", "replace"),
+        ("latin-1", "strict"),
+    ):
+        try:
+            texts.add(data.decode(codec, errors))
+        except UnicodeDecodeError:
+            continue
+    return texts
+
+
+def _same_text(a: str, b: str) -> bool:
+    return a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
+
+
+class SafetyProfileServer(LanguageServer):
+    """The server and what it knows of each open document."""
+
+    def __init__(self) -> None:
+        from importlib.metadata import version
+
+        super().__init__(SOURCE, version("cleveragents-safety-profile"))
+        self.kind_setting: str | None = None  # initializationOptions.kind: every file as this
+        self.debounce = 0.05  # seconds: changes closer together than this are checked once
+        self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
+        self._checkers: dict[str, Checker] = {}
+        self._disk: dict[str, bytes] = {}  # by URI: the file's bytes, read on open and save
+        self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._last_checked: dict[str, float] = {}
+
+    # -- which files, and what to check ---------------------------------------------------------
+    def kind_of(self, document: TextDocument) -> str | None:
+        """The kind a document is checked as: the setting, else the hook whose names match;
+        None for other files."""
+        path = document.path.replace(os.sep, "/")
+        if self.kind_setting is not None:
+            return self.kind_setting if path.lower().endswith((".yaml", ".yml")) else None
+        root = self.workspace.root_path
+        if root and path.startswith(root.rstrip("/") + "/"):
+            path = path[len(root.rstrip("/")) + 1 :]  # a repository path, as the hooks see it
+        return next((name for name, kind in KINDS.items() if kind.matches(path)), None)
+
+    def read_disk(self, document: TextDocument) -> None:
+        """Remember the file's bytes: rules about bytes (BOM, UTF-16, not UTF-8, size) are
+        about the file, which the buffer shows decoded."""
+        try:
+            self._disk[document.uri] = read_regular_file(document.path).data
+        except OSError:
+            self._disk.pop(document.uri, None)  # a new buffer, or the file was deleted
+
+    def _bytes(self, document: TextDocument) -> bytes:
+        """The file's bytes when the buffer shows them, else the buffer's text as UTF-8."""
+        text = document.source
+        disk = self._disk.get(document.uri)
+        if disk is not None and any(_same_text(text, shown) for shown in _decodings(disk)):
+            return disk
+        return text.encode("utf-8", "surrogatepass")
+
+    def problems(self, document: TextDocument) -> list[Problem]:
+        kind = self.kind_of(document)
+        if kind is None:
+            return []
+        checker = self._checkers.get(kind)
+        if checker is None:
+            checker = self._checkers[kind] = Checker(kind)
+        return with_hints_last(checker.check_bytes(self._bytes(document), document.path))
+
+    def diagnostics(self, document: TextDocument) -> list[lsp.Diagnostic]:
+        """The document's problems as diagnostics; an internal error is logged and shown as one
+        diagnostic, never the end of the server."""
+        encoding = self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+        try:
+            return to_diagnostics(self.problems(document), document.source, encoding)
+        except Exception as error:  # a bug: say so where the user looks, and keep serving
+            logger.exception("checking %s failed", document.uri)
+            message = f"internal error: {type(error).__name__}: {error} (please report it)"
+            internal = Problem(document.path, 0, 0, "", message, "internal-error")
+            return to_diagnostics([internal], "", encoding)
+
+    # -- when ----------------------------------------------------------------------------------
+    def publish(self, document: TextDocument) -> None:
+        self._pending.pop(document.uri, None)
+        if self.pull:
+            return
+        self._last_checked[document.uri] = asyncio.get_running_loop().time()
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(
+                uri=document.uri, version=document.version, diagnostics=self.diagnostics(document)
+            )
+        )
+
+    def publish_soon(self, uri: str) -> None:
+        """Check at once when the last check is older than the debounce interval, else once
+        at its end, however many changes come in between."""
+        if uri in self._pending:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._last_checked.get(uri, -self.debounce) + self.debounce - loop.time()
+        self._pending[uri] = loop.call_later(max(wait, 0.0), self._publish_uri, uri)
+
+    def _publish_uri(self, uri: str) -> None:
+        self._pending.pop(uri, None)
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is not None:
+            self.publish(document)
+
+    def forget(self, uri: str) -> None:
+        pending = self._pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._disk.pop(uri, None)
+        self._last_checked.pop(uri, None)
+        if not self.pull:
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+
+def to_diagnostics(problems: Sequence[Problem], text: str, encoding: str) -> list[lsp.Diagnostic]:
+    """Problems (1-based lines and code-point columns; line 0 is the whole file) as
+    diagnostics in the client's position encoding, each a one-character range."""
+    starts = line_starts(text)
+    diagnostics = []
+    for problem in problems:
+        line = max(problem.line - 1, 0)
+        start = end = 0
+        if problem.line and line < len(starts):
+            line_end = starts[line + 1] if line + 1 < len(starts) else len(text)
+            line_text = text[starts[line] : line_end].rstrip("\r\n")
+            column = problem.column - 1
+            start = client_column(line_text, column, encoding)
+            end = client_column(line_text, column + 1, encoding)
+        diagnostics.append(
+            lsp.Diagnostic(
+                range=lsp.Range(lsp.Position(line, start), lsp.Position(line, end)),
+                message=problem.message,
+                severity=_SEVERITIES[problem.severity],
+                code=problem.rule,
+                source=SOURCE,
+                data={"path": problem.path},
+            )
+        )
+    return diagnostics
+
+
+def build_server() -> SafetyProfileServer:
+    server = SafetyProfileServer()
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: SafetyProfileServer, params: lsp.InitializeParams) -> None:
+        options: Any = params.initialization_options
+        if isinstance(options, dict):
+            kind = options.get("kind")
+            if kind in KINDS:
+                ls.kind_setting = kind
+            elif kind is not None:
+                logger.error("initializationOptions.kind %r is not one of %s", kind, list(KINDS))
+            debounce = options.get("debounce_ms")
+            if isinstance(debounce, int | float) and debounce >= 0:
+                ls.debounce = debounce / 1000
+        text_document = params.capabilities.text_document
+        ls.pull = text_document is not None and text_document.diagnostic is not None
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: SafetyProfileServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        if ls.kind_of(document) is not None:
+            ls.read_disk(document)
+            ls.publish(document)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: SafetyProfileServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        if ls.kind_of(document) is not None:
+            ls.publish_soon(document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: SafetyProfileServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        if ls.kind_of(document) is not None:
+            ls.read_disk(document)
+            ls.publish(document)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: SafetyProfileServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_DIAGNOSTIC,
+        lsp.DiagnosticOptions(
+            identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False
+        ),
+    )
+    def pull_diagnostics(
+        ls: SafetyProfileServer, params: lsp.DocumentDiagnosticParams
+    ) -> lsp.DocumentDiagnosticReport:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        if ls.kind_of(document) is not None and document.uri not in ls._disk:
+            ls.read_disk(document)
+        return lsp.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(document))
+
+    return server
+
+
+def serve() -> None:
+    """Serve one client over standard input and output until it says `exit`."""
+    # Errors only (pygls logs every message below that); editors keep stderr as the log.
+    logging.basicConfig(level=logging.ERROR, format="safety-profile lsp: %(message)s")
+    build_server().start_io()

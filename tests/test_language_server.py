@@ -1,0 +1,182 @@
+"""`safety-profile lsp` end to end: the real server over stdio, driven by pytest-lsp with the
+recorded capabilities of real editors (Neovim 0.7 and 0.11, VS Code, Emacs), which negotiate
+UTF-16, UTF-8 and UTF-32 positions and push or pull diagnostics."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from conftest import REPO_ROOT, console_script
+from lsp_expectations import EXAMPLE_FILES, Shown, editor_text, expected_diagnostics, units
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+# Neovim 0.11 prefers UTF-8 and pulls; Emacs prefers UTF-32; the others speak UTF-16.
+CLIENTS = {
+    "neovim@0.7.0": "utf-16",
+    "neovim@0.11.0": "utf-8",
+    "visual-studio-code@1.65.2": "utf-16",
+    "emacs@29.1": "utf-32",
+}
+SEVERITIES = {lsp.DiagnosticSeverity.Error: "error", lsp.DiagnosticSeverity.Hint: "hint"}
+SERVER = [console_script("safety-profile"), "lsp"]
+
+
+async def start(
+    lsp_client: LanguageClient, spec: str, root: Path = REPO_ROOT, **options: Any
+) -> lsp.InitializeResult:
+    params = lsp.InitializeParams(
+        capabilities=client_capabilities(spec),
+        root_uri=root.as_uri(),
+        initialization_options={"debounce_ms": 0, **options},
+    )
+    return await lsp_client.initialize_session(params)
+
+
+ENCODINGS: dict[int, str] = {}  # by id(client): the position encoding the server chose
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), params=list(CLIENTS))
+async def editor(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> AsyncIterator[None]:
+    """A session with one editor's recorded capabilities."""
+    result = await start(lsp_client, request.param)
+    assert result.capabilities.position_encoding == CLIENTS[request.param]
+    ENCODINGS[id(lsp_client)] = CLIENTS[request.param]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def vscode(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    await start(lsp_client, "visual-studio-code@1.65.2")
+    yield
+    await lsp_client.shutdown_session()
+
+
+def pulls(client: LanguageClient) -> bool:
+    text_document = client.capabilities.text_document if client.capabilities else None
+    return text_document is not None and text_document.diagnostic is not None
+
+
+async def shown(client: LanguageClient, uri: str, before: object = None) -> list[lsp.Diagnostic]:
+    """The document's diagnostics: pulled when the client pulls, else the next publication
+    (one that replaced `before`, the list published last), waited for."""
+    if pulls(client):
+        report = await client.text_document_diagnostic_async(
+            lsp.DocumentDiagnosticParams(text_document=lsp.TextDocumentIdentifier(uri))
+        )
+        assert isinstance(report, lsp.RelatedFullDocumentDiagnosticReport)
+        return list(report.items)
+    for _ in range(1000):
+        found = client.diagnostics.get(uri)
+        if found is not None and found is not before:
+            return list(found)
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"nothing was published for {uri}")
+
+
+def as_shown(diagnostic: lsp.Diagnostic) -> Shown:
+    assert diagnostic.source == "safety-profile"
+    assert diagnostic.severity is not None
+    return Shown(
+        diagnostic.range.start.line,
+        diagnostic.range.start.character,
+        diagnostic.message,
+        str(diagnostic.code),
+        SEVERITIES[diagnostic.severity],
+    )
+
+
+def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "yaml", version, text))
+    )
+    return uri
+
+
+def change_document(client: LanguageClient, uri: str, text: str, version: int) -> None:
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [lsp.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+@pytest.mark.asyncio
+async def test_every_example_shows_what_check_reports(editor: LanguageClient) -> None:
+    expected = expected_diagnostics(EXAMPLE_FILES, ENCODINGS[id(editor)])
+    assert any(expected.values())  # the comparison has something to compare
+    for path in EXAMPLE_FILES:
+        uri = open_document(editor, path, editor_text(path.read_bytes()))
+        diagnostics = await shown(editor, uri)
+        assert [as_shown(d) for d in diagnostics] == expected[path], path
+
+
+@pytest.mark.asyncio
+async def test_a_column_after_non_ascii_text_is_in_the_clients_units(
+    editor: LanguageClient, tmp_path: Path
+) -> None:
+    encoding = ENCODINGS[id(editor)]
+    text = 'allowed_skill_categories: ["é😀", 010]\n'
+    uri = open_document(editor, tmp_path / "safety_profile.yaml", text)
+    [diagnostic] = await shown(editor, uri)
+    column = units('allowed_skill_categories: ["é😀", ', encoding)
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (0, column)
+    assert column == {"utf-8": 37, "utf-16": 34, "utf-32": 33}[encoding]
+    assert diagnostic.code == "yaml.ambiguous-scalar"
+
+
+@pytest.mark.asyncio
+async def test_other_yaml_files_get_nothing(vscode: LanguageClient) -> None:
+    lsp_client = vscode
+    profile = REPO_ROOT / "examples" / "invalid" / "cost_order.safety_profile.yaml"
+    other = open_document(lsp_client, REPO_ROOT / "docker-compose.yaml", profile.read_text())
+    checked = open_document(lsp_client, REPO_ROOT / "CI" / "Prod.Safety-Profile.YML", "a: 1\n")
+    assert [d.code for d in await shown(lsp_client, checked)] == ["schema.extra_forbidden"]
+    assert other not in lsp_client.diagnostics
+
+
+@pytest.mark.asyncio
+async def test_an_edit_shows_then_clears_a_problem_and_close_clears_all(
+    vscode: LanguageClient, tmp_path: Path
+) -> None:
+    lsp_client = vscode
+    good = "max_cost_per_plan: 100\nmax_total_cost: 200\n"
+    bad = "max_cost_per_plan: 300\nmax_total_cost: 200\n"
+    uri = open_document(lsp_client, tmp_path / "safety_profile.yaml", good)
+    assert await shown(lsp_client, uri) == []
+    for version, text, expected in [(2, bad, 1), (3, good, 0), (4, bad, 1)]:
+        before = lsp_client.diagnostics[uri]
+        change_document(lsp_client, uri, text, version)
+        found = await shown(lsp_client, uri, before)
+        assert [d.code for d in found] == ["schema.cost_order"] * expected
+    before = lsp_client.diagnostics[uri]
+    lsp_client.text_document_did_close(
+        lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri))
+    )
+    assert await shown(lsp_client, uri, before) == []
+
+
+def test_the_command_says_what_to_install_without_the_extra(tmp_path: Path) -> None:
+    import subprocess
+
+    # A pygls that cannot be imported, shadowing the installed one.
+    (tmp_path / "pygls").mkdir()
+    (tmp_path / "pygls" / "__init__.py").write_text("raise ImportError(name='pygls')\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "cleveragents.safety_toolkit", "lsp"],
+        env={"PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "pip install 'cleveragents-safety-profile[lsp]'" in result.stderr
