@@ -81,6 +81,14 @@ async def shown(client: LanguageClient, uri: str, before: object = None) -> list
     raise AssertionError(f"nothing was published for {uri}")
 
 
+def awaiting(client: LanguageClient, uri: str) -> object:
+    """Mark the document's diagnostics as old: `shown(client, uri, marker)` waits for new ones
+    (the diagnostics themselves cannot tell: an empty tuple is always the same object)."""
+    marker: list[lsp.Diagnostic] = []
+    client.diagnostics[uri] = marker
+    return marker
+
+
 def as_shown(diagnostic: lsp.Diagnostic) -> Shown:
     assert diagnostic.source == "safety-profile"
     assert diagnostic.severity is not None
@@ -154,11 +162,11 @@ async def test_an_edit_shows_then_clears_a_problem_and_close_clears_all(
     uri = open_document(lsp_client, tmp_path / "safety_profile.yaml", good)
     assert await shown(lsp_client, uri) == []
     for version, text, expected in [(2, bad, 1), (3, good, 0), (4, bad, 1)]:
-        before = lsp_client.diagnostics[uri]
+        before = awaiting(lsp_client, uri)
         change_document(lsp_client, uri, text, version)
         found = await shown(lsp_client, uri, before)
         assert [d.code for d in found] == ["schema.cost_order"] * expected
-    before = lsp_client.diagnostics[uri]
+    before = awaiting(lsp_client, uri)
     lsp_client.text_document_did_close(
         lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri))
     )
@@ -180,3 +188,81 @@ def test_the_command_says_what_to_install_without_the_extra(tmp_path: Path) -> N
     )
     assert result.returncode == 2
     assert "pip install 'cleveragents-safety-profile[lsp]'" in result.stderr
+
+
+# -- bad input never stops the server --------------------------------------------------------
+
+
+async def codes_after_opening(client: LanguageClient, path: Path, text: str) -> list[str]:
+    return [str(d.code) for d in await shown(client, open_document(client, path, text))]
+
+
+@pytest.mark.asyncio
+async def test_bad_buffers_get_a_diagnostic_and_the_server_goes_on(
+    vscode: LanguageClient, tmp_path: Path
+) -> None:
+    bomb = (REPO_ROOT / "examples" / "invalid" / "alias_bomb.safety_profile.yaml").read_text()
+    buffers = {
+        "binary": ("require_sandbox: true\n\x00\x01\x02", ["yaml.binary"]),
+        "huge": ("max_retries_per_step: 3\n" + "#" * 10_000_000 + "\n", ["yaml.too-large"]),
+        "bomb": (bomb, ["yaml.too-many-nodes"]),
+        "after": ("max_retries_per_step: 3\n", []),
+    }
+    for name, (text, codes) in buffers.items():
+        path = tmp_path / f"{name}.safety_profile.yaml"
+        assert await codes_after_opening(vscode, path, text) == codes, name
+
+
+@pytest.mark.asyncio
+async def test_byte_rules_come_from_the_file_while_the_buffer_shows_it(
+    vscode: LanguageClient, tmp_path: Path
+) -> None:
+    latin1 = tmp_path / "latin1.safety_profile.yaml"
+    latin1.write_bytes("allowed_skill_categories: [café]\n".encode("latin-1"))
+    utf16 = tmp_path / "utf16.safety_profile.yaml"
+    utf16.write_bytes("max_retries_per_step: 3\n".encode("utf-16"))
+    assert await codes_after_opening(vscode, latin1, "allowed_skill_categories: [café]\n") == [
+        "yaml.encoding"
+    ]
+    uri = utf16.as_uri()
+    assert await codes_after_opening(vscode, utf16, "max_retries_per_step: 3\n") == [
+        "yaml.encoding"
+    ]
+    # Edited, the buffer is no longer the file: its own text is checked (and saved as UTF-8).
+    before = awaiting(vscode, uri)
+    change_document(vscode, uri, "max_retries_per_step: yes\n", 2)
+    assert [d.code for d in await shown(vscode, uri, before)] == ["yaml.ambiguous-scalar"]
+
+
+@pytest.mark.asyncio
+async def test_a_file_deleted_while_open_is_still_checked(
+    vscode: LanguageClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "safety_profile.yaml"
+    path.write_text("max_retries_per_step: 3\n")
+    assert await codes_after_opening(vscode, path, "max_retries_per_step: 3\n") == []
+    path.unlink()
+    uri = path.as_uri()
+    before = awaiting(vscode, uri)
+    vscode.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    assert await shown(vscode, uri, before) == []
+    before = awaiting(vscode, uri)
+    change_document(vscode, uri, "max_retries_per_step: 010\n", 2)
+    assert [d.code for d in await shown(vscode, uri, before)] == ["yaml.ambiguous-scalar"]
+
+
+def test_a_malformed_message_is_answered_and_the_next_request_too(tmp_path: Path) -> None:
+    from lsp_client import LanguageServerClient
+
+    client = LanguageServerClient(SERVER, {}, cwd=tmp_path)
+    try:
+        client.initialize(tmp_path)
+        for body in [b"{not json", b'{"jsonrpc": "2.0", "id": "x"}', b"[1, 2]"]:
+            client.send_raw(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        uri = (tmp_path / "safety_profile.yaml").as_uri()
+        client.open_document(uri, "max_retries_per_step: yes\n")
+        assert [d["code"] for d in client.diagnostics(uri)] == ["yaml.ambiguous-scalar"]
+        pulled = client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        assert [d["code"] for d in pulled["items"]] == ["yaml.ambiguous-scalar"]
+    finally:
+        client.close()

@@ -278,7 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     lsp = add_command("lsp")
     # Editors' configurations often pass --stdio; standard input and output is the only way.
-    lsp.add_argument("--stdio", action="store_true", help="serve over standard input and output, the only transport (default: on)")
+    lsp.add_argument(
+        "--stdio",
+        action="store_true",
+        help="serve over standard input and output, the only transport (default: on)",
+    )
     return parser
 
 
