@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,6 +43,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("neovim")
     edited, both = folder / "edited.safety_profile.yaml", folder / "both.safety_profile.yaml"
     edited.write_text("\n".join(GOOD) + "\n")
+    fixed = folder / "fixed.safety_profile.yaml"
+    fixed.write_text("require_sandbox: yes\nmax_retries_per_step: 010\n")
     both.write_text("\n".join(BOTH) + "\n")
     plan = {
         "server": [console_script("safety-profile"), "lsp"],
@@ -57,6 +58,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                 "steps": [{"lines": COST_ORDER, "expect": 1}, {"lines": GOOD, "expect": 0}],
             }
         ],
+        "fixes": [{"file": str(fixed), "code": "yaml.ambiguous-scalar"}],
         "both": [str(both)],
     }
     (folder / "plan.json").write_text(json.dumps(plan))
@@ -72,7 +74,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )
     assert result.returncode == 0, result.stderr
     shown: dict[str, Any] = json.loads((folder / "shown.json").read_text())
-    return {**shown, "edited": str(edited), "both_file": str(both)}
+    return {**shown, "edited": str(edited), "both_file": str(both), "fixed": str(fixed)}
 
 
 def as_shown(items: Any) -> list[Shown]:
@@ -109,3 +111,11 @@ def test_both_servers_attach_to_one_buffer(session: dict[str, Any]) -> None:
     [theirs] = shown["yaml_server"]
     assert theirs["line"] == 1
     assert "maximum" in theirs["message"]
+
+
+def test_a_quick_fix_applied_in_neovim_clears_its_problem(session: dict[str, Any]) -> None:
+    shown = session["fixes"][session["fixed"]]
+    assert shown["applied"] == "write true"
+    assert shown["lines"] == ["require_sandbox: true", "max_retries_per_step: 010"]
+    [left] = as_shown(shown["diagnostics"])
+    assert (left.line, left.code) == (1, "yaml.ambiguous-scalar")

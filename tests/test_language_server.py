@@ -266,3 +266,99 @@ def test_a_malformed_message_is_answered_and_the_next_request_too(tmp_path: Path
         assert [d["code"] for d in pulled["items"]] == ["yaml.ambiguous-scalar"]
     finally:
         client.close()
+
+
+# -- quick fixes ---------------------------------------------------------------------------------
+
+
+def apply_edit(text: str, edit: lsp.TextEdit) -> str:
+    """`edit` (UTF-16 positions, as VS Code's) applied to `text`."""
+    lines = text.split("\n")
+
+    def offset(position: lsp.Position) -> int:
+        line = lines[position.line]
+        encoded = line.encode("utf-16-le")[: 2 * position.character].decode("utf-16-le")
+        return sum(len(before) + 1 for before in lines[: position.line]) + len(encoded)
+
+    return text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+
+
+CONFUSABLE = (
+    REPO_ROOT / "examples" / "actions" / "invalid" / "confusable_safety_profile.action.yaml"
+)
+MERGE_KEY = REPO_ROOT / "examples" / "invalid" / "merge_key.safety_profile.yaml"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("name", "text", "rule", "titles", "fixed"),
+    [
+        (
+            "safety_profile.yaml",
+            "max_retries_per_step: 010  # retries\n",
+            "yaml.ambiguous-scalar",
+            ["write 10", 'write "010"'],
+            "max_retries_per_step: 10  # retries\n",
+        ),
+        (
+            "safety_profile.yaml",
+            "allowed_skill_categories: [deploy, yes]\n",
+            "yaml.ambiguous-scalar",
+            ["write true", 'write "yes"'],
+            "allowed_skill_categories: [deploy, true]\n",
+        ),
+        (
+            "safety_profile.yaml",
+            "max_retries_per_stpe: 3\n",
+            "schema.extra_forbidden",
+            ["rename 'max_retries_per_stpe' to max_retries_per_step"],
+            "max_retries_per_step: 3\n",
+        ),
+        (
+            "merge_key.safety_profile.yaml",
+            MERGE_KEY.read_text(),
+            "yaml.merge-key",
+            ["write the merged fields out"],
+            "base: &base {require_sandbox: false}\nrequire_sandbox: false\n",
+        ),
+        (
+            "actions/deploy.yaml",
+            CONFUSABLE.read_text(),
+            "schema.confusable_field",
+            ["rename 'ѕаfеty_profile' to safety_profile"],
+            CONFUSABLE.read_text().replace("ѕаfеty_profile", "safety_profile"),
+        ),
+    ],
+)
+async def test_a_quick_fix_makes_the_edit_the_message_asks_for(
+    vscode: LanguageClient,
+    tmp_path: Path,
+    name: str,
+    text: str,
+    rule: str,
+    titles: list[str],
+    fixed: str,
+) -> None:
+    path = tmp_path / name
+    path.parent.mkdir(exist_ok=True)
+    uri = open_document(vscode, path, text)
+    diagnostics = [d for d in await shown(vscode, uri) if d.code == rule]
+    assert diagnostics, rule
+    actions = await vscode.text_document_code_action_async(
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri),
+            diagnostics[0].range,
+            lsp.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    assert actions is not None
+    assert [action.title for action in actions] == titles
+    first = actions[0]
+    assert isinstance(first, lsp.CodeAction)
+    assert first.kind == lsp.CodeActionKind.QuickFix
+    assert first.edit is not None and first.edit.changes is not None
+    [edit] = first.edit.changes[uri]
+    assert apply_edit(text, edit) == fixed
+    before = awaiting(vscode, uri)
+    change_document(vscode, uri, fixed, 2)
+    assert rule not in [d.code for d in await shown(vscode, uri, before)]

@@ -93,35 +93,26 @@ for _, edit in ipairs(plan.edits or {}) do
   output.edits[edit.file] = steps
 end
 
+-- A quick fix the way a user applies one: cursor on the problem, :lua vim.lsp.buf.code_action(),
+-- the first choice picked from the menu (vim.ui.select).
 for _, fix in ipairs(plan.fixes or {}) do
   local buf, uri = open(fix.file, { ours })
-  local client = vim.lsp.get_client_by_id(ours)
-  local diagnostics = {}
-  for _, d in ipairs(vim.diagnostic.get(buf, { namespace = vim.lsp.diagnostic.get_namespace(ours) })) do
-    local lsp = (d.user_data or {}).lsp
-    if lsp and lsp.code == fix.code then table.insert(diagnostics, lsp) end
-  end
   local applied = nil
-  if #diagnostics > 0 then
-    local params = {
-      textDocument = { uri = uri },
-      range = diagnostics[1].range,
-      context = { diagnostics = diagnostics, only = { "quickfix" } },
-    }
-    local answers = vim.lsp.buf_request_sync(buf, "textDocument/codeAction", params, TIMEOUT) or {}
-    for _, answer in pairs(answers) do
-      for _, action in ipairs(answer.result or {}) do
-        if applied == nil and action.edit then
-          vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
-          applied = action.title
-        end
-      end
+  vim.ui.select = function(items, _, on_choice)
+    local choice = items[1]
+    applied = choice and (choice.action or choice[2]).title or false
+    on_choice(choice, 1)
+  end
+  for _, d in ipairs(vim.diagnostic.get(buf, { namespace = vim.lsp.diagnostic.get_namespace(ours) })) do
+    if applied == nil and (d.code or ((d.user_data or {}).lsp or {}).code) == fix.code then
+      vim.api.nvim_win_set_cursor(0, { d.lnum + 1, d.col })
+      local before = count(ours, uri)
+      vim.lsp.buf.code_action({ only = { "quickfix" } })
+      vim.wait(TIMEOUT, function() return applied ~= nil and count(ours, uri) > before end, 10)
     end
   end
-  local before = count(ours, uri)
-  vim.wait(TIMEOUT, function() return count(ours, uri) > before end, 10)
   output.fixes[fix.file] = {
-    applied = applied,
+    applied = applied or vim.NIL,
     lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
     diagnostics = shown(buf, ours),
   }

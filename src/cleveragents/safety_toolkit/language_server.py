@@ -24,6 +24,7 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.text import line_starts
 
 from .check import Checker
+from .editor_fixes import FIXED_RULES, fixes, lines_of
 from .kind_hint import with_hints_last
 from .kinds import KINDS
 
@@ -45,6 +46,15 @@ _UNITS: dict[str, Callable[[str], int]] = {
 def client_column(line_text: str, characters: int, encoding: str) -> int:
     """The first `characters` code points of `line_text`, counted in the client's units."""
     return _UNITS[encoding](line_text[:characters])
+
+
+def code_point_column(line_text: str, units: int, encoding: str) -> int:
+    """The code points of `line_text` that make up `units` of the client's units."""
+    count = _UNITS[encoding]
+    for index in range(len(line_text) + 1):
+        if count(line_text[:index]) >= units:
+            return index
+    return len(line_text)
 
 
 def _decodings(data: bytes) -> set[str]:
@@ -121,10 +131,57 @@ class SafetyProfileServer(LanguageServer):
             checker = self._checkers[kind] = Checker(kind)
         return with_hints_last(checker.check_bytes(self._bytes(document), document.path))
 
+    @property
+    def encoding(self) -> str:
+        return self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+
+    def code_actions(
+        self, document: TextDocument, diagnostics: Sequence[lsp.Diagnostic]
+    ) -> list[lsp.CodeAction]:
+        """A quick fix for each of `diagnostics` (the client's, from this server) whose rule
+        has a mechanical fix and whose problem the document still has."""
+        kind = self.kind_of(document)
+        wanted = [d for d in diagnostics if d.source == SOURCE and d.code in FIXED_RULES]
+        if kind is None or not wanted:
+            return []
+        text = document.source
+        lines = lines_of(text)
+        # The field of each problem, by place and rule: what the diagnostics' data may omit.
+        paths = {
+            (problem.line - 1, problem.column - 1, problem.rule): problem.path
+            for problem in self.problems(document)
+        }
+        actions: list[lsp.CodeAction] = []
+        for diagnostic in wanted:
+            line = diagnostic.range.start.line
+            if line >= len(lines):
+                continue
+            column = code_point_column(lines[line], diagnostic.range.start.character, self.encoding)
+            path = paths.get((line, column, str(diagnostic.code)))
+            if path is None:
+                continue  # the buffer changed since: no stale fix
+            for fix in fixes(text, line, column, str(diagnostic.code), path, kind):
+                start = client_column(lines[fix.line], fix.start, self.encoding)
+                end = client_column(lines[fix.line], fix.end, self.encoding)
+                edit = lsp.TextEdit(
+                    lsp.Range(lsp.Position(fix.line, start), lsp.Position(fix.line, end)),
+                    fix.new_text,
+                )
+                actions.append(
+                    lsp.CodeAction(
+                        title=fix.title,
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        edit=lsp.WorkspaceEdit(changes={document.uri: [edit]}),
+                        is_preferred=not actions,
+                    )
+                )
+        return actions
+
     def diagnostics(self, document: TextDocument) -> list[lsp.Diagnostic]:
         """The document's problems as diagnostics; an internal error is logged and shown as one
         diagnostic, never the end of the server."""
-        encoding = self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+        encoding = self.encoding
         try:
             return to_diagnostics(self.problems(document), document.source, encoding)
         except Exception as error:  # a bug: say so where the user looks, and keep serving
@@ -254,6 +311,14 @@ def build_server() -> SafetyProfileServer:
         if ls.kind_of(document) is not None and document.uri not in ls._disk:
             ls.read_disk(document)
         return lsp.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(document))
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+    )
+    def code_actions(ls: SafetyProfileServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        return ls.code_actions(document, params.context.diagnostics)
 
     return server
 
