@@ -286,6 +286,7 @@ def apply_edit(text: str, edit: lsp.TextEdit) -> str:
 CONFUSABLE = (
     REPO_ROOT / "examples" / "actions" / "invalid" / "confusable_safety_profile.action.yaml"
 )
+CONFUSED_KEY = "\u0455\u0430f\u0435ty_profile"  # Cyrillic s, a and e
 MERGE_KEY = REPO_ROOT / "examples" / "invalid" / "merge_key.safety_profile.yaml"
 
 
@@ -325,8 +326,8 @@ MERGE_KEY = REPO_ROOT / "examples" / "invalid" / "merge_key.safety_profile.yaml"
             "actions/deploy.yaml",
             CONFUSABLE.read_text(),
             "schema.confusable_field",
-            ["rename 'ѕаfеty_profile' to safety_profile"],
-            CONFUSABLE.read_text().replace("ѕаfеty_profile", "safety_profile"),
+            [f"rename {CONFUSED_KEY!r} to safety_profile"],
+            CONFUSABLE.read_text().replace(CONFUSED_KEY, "safety_profile"),
         ),
     ],
 )
@@ -356,7 +357,8 @@ async def test_a_quick_fix_makes_the_edit_the_message_asks_for(
     first = actions[0]
     assert isinstance(first, lsp.CodeAction)
     assert first.kind == lsp.CodeActionKind.QuickFix
-    assert first.edit is not None and first.edit.changes is not None
+    assert first.edit is not None
+    assert first.edit.changes is not None
     [edit] = first.edit.changes[uri]
     assert apply_edit(text, edit) == fixed
     before = awaiting(vscode, uri)
