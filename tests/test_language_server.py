@@ -59,6 +59,13 @@ async def vscode(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await lsp_client.shutdown_session()
 
 
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def uninitialized(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    """A started server the test initializes itself."""
+    yield
+    await lsp_client.shutdown_session()
+
+
 def pulls(client: LanguageClient) -> bool:
     text_document = client.capabilities.text_document if client.capabilities else None
     return text_document is not None and text_document.diagnostic is not None
@@ -364,3 +371,38 @@ async def test_a_quick_fix_makes_the_edit_the_message_asks_for(
     before = awaiting(vscode, uri)
     change_document(vscode, uri, fixed, 2)
     assert rule not in [d.code for d in await shown(vscode, uri, before)]
+
+
+# -- loosening while you type --------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_field_that_loosens_against_head_is_noted_in_diffs_words(
+    uninitialized: LanguageClient, tmp_path: Path
+) -> None:
+    lsp_client = uninitialized
+    from git_repos import new_repository
+
+    strict = "require_sandbox: true\nmax_retries_per_step: 3\n"
+    # A decoy that a glob pathspec `?.safety_profile.yaml` would match first.
+    repository = new_repository(
+        tmp_path,
+        {
+            "?.safety_profile.yaml": strict,
+            "0.safety_profile.yaml": "require_sandbox: false\nmax_retries_per_step: 3\n",
+        },
+    )
+    await start(lsp_client, "visual-studio-code@1.65.2", root=repository)
+    path = repository / "?.safety_profile.yaml"
+    uri = open_document(lsp_client, path, strict)
+    assert await shown(lsp_client, uri) == []
+    before = awaiting(lsp_client, uri)
+    change_document(lsp_client, uri, "require_sandbox: false\nmax_retries_per_step: 2\n", 2)
+    [note] = await shown(lsp_client, uri, before)
+    assert note.message == "loosens: require_sandbox: true → false"
+    assert note.severity == lsp.DiagnosticSeverity.Information
+    assert (note.code, note.range.start.line, note.range.start.character) == (
+        "loosens.require_sandbox",
+        0,
+        17,
+    )

@@ -91,6 +91,7 @@ class SafetyProfileServer(LanguageServer):
         self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
         self._checkers: dict[str, Checker] = {}
         self._disk: dict[str, bytes] = {}  # by URI: the file's bytes, read on open and save
+        self._head: dict[str, bytes | None] = {}  # by URI: the file at HEAD (None: none)
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._last_checked: dict[str, float] = {}
 
@@ -108,7 +109,11 @@ class SafetyProfileServer(LanguageServer):
 
     def read_disk(self, document: TextDocument) -> None:
         """Remember the file's bytes: rules about bytes (BOM, UTF-16, not UTF-8, size) are
-        about the file, which the buffer shows decoded."""
+        about the file, which the buffer shows decoded; and its version at HEAD, against which
+        loosening is shown."""
+        from .head_version import head_version
+
+        self._head[document.uri] = head_version(document.path)
         try:
             self._disk[document.uri] = read_regular_file(document.path).data
         except OSError:
@@ -183,7 +188,16 @@ class SafetyProfileServer(LanguageServer):
         diagnostic, never the end of the server."""
         encoding = self.encoding
         try:
-            return to_diagnostics(self.problems(document), document.source, encoding)
+            problems = self.problems(document)
+            diagnostics = to_diagnostics(problems, document.source, encoding)
+            head, kind = self._head.get(document.uri), self.kind_of(document)
+            if head is not None and kind is not None and not problems:
+                data = self._bytes(document)
+                name = document.path
+                diagnostics += loosening_diagnostics(
+                    kind, head, data, name, document.source, encoding
+                )
+            return diagnostics
         except Exception as error:  # a bug: say so where the user looks, and keep serving
             logger.exception("checking %s failed", document.uri)
             message = f"internal error: {type(error).__name__}: {error} (please report it)"
@@ -222,6 +236,7 @@ class SafetyProfileServer(LanguageServer):
         if pending is not None:
             pending.cancel()
         self._disk.pop(uri, None)
+        self._head.pop(uri, None)
         self._last_checked.pop(uri, None)
         if not self.pull:
             self.text_document_publish_diagnostics(
@@ -232,28 +247,61 @@ class SafetyProfileServer(LanguageServer):
 def to_diagnostics(problems: Sequence[Problem], text: str, encoding: str) -> list[lsp.Diagnostic]:
     """Problems (1-based lines and code-point columns; line 0 is the whole file) as
     diagnostics in the client's position encoding, each a one-character range."""
+    place = _placer(text, encoding)
+    return [
+        lsp.Diagnostic(
+            range=place(problem.line, problem.column),
+            message=problem.message,
+            severity=_SEVERITIES[problem.severity],
+            code=problem.rule,
+            source=SOURCE,
+            data={"path": problem.path},
+        )
+        for problem in problems
+    ]
+
+
+def _placer(text: str, encoding: str) -> Callable[[int, int], lsp.Range]:
+    """What turns a 1-based line and code-point column of `text` into a one-character range
+    in the client's units (line 0: the start of the file)."""
     starts = line_starts(text)
-    diagnostics = []
-    for problem in problems:
-        line = max(problem.line - 1, 0)
+
+    def place(line_number: int, column_number: int) -> lsp.Range:
+        line = max(line_number - 1, 0)
         start = end = 0
-        if problem.line and line < len(starts):
+        if line_number and line < len(starts):
             line_end = starts[line + 1] if line + 1 < len(starts) else len(text)
             line_text = text[starts[line] : line_end].rstrip("\r\n")
-            column = problem.column - 1
+            column = column_number - 1
             start = client_column(line_text, column, encoding)
             end = client_column(line_text, column + 1, encoding)
-        diagnostics.append(
-            lsp.Diagnostic(
-                range=lsp.Range(lsp.Position(line, start), lsp.Position(line, end)),
-                message=problem.message,
-                severity=_SEVERITIES[problem.severity],
-                code=problem.rule,
-                source=SOURCE,
-                data={"path": problem.path},
-            )
+        return lsp.Range(lsp.Position(line, start), lsp.Position(line, end))
+
+    return place
+
+
+def loosening_diagnostics(
+    kind: str, head: bytes, data: bytes, name: str, text: str, encoding: str
+) -> list[lsp.Diagnostic]:
+    """Information for each field that loosens against `head`, in `diff`'s words (nothing
+    while either version is invalid: the buffer's problems say why)."""
+    from .diff import Verdict, Version, compare_versions
+
+    findings, _ = compare_versions(KINDS[kind], Version(name, head), Version(name, data), name)
+    place = _placer(text, encoding)
+    return [
+        lsp.Diagnostic(
+            range=place(finding.line, finding.column),
+            message=f"{finding.verdict.value}: {finding.path}: {finding.detail}"
+            if finding.path
+            else f"{finding.verdict.value}: {finding.detail}",
+            severity=lsp.DiagnosticSeverity.Information,
+            code=finding.rule,
+            source=SOURCE,
         )
-    return diagnostics
+        for finding in findings
+        if finding.verdict is Verdict.LOOSENS
+    ]
 
 
 def build_server() -> SafetyProfileServer:
