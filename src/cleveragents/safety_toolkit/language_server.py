@@ -119,6 +119,10 @@ class SafetyProfileServer(LanguageServer):
         except OSError:
             self._disk.pop(document.uri, None)  # a new buffer, or the file was deleted
 
+    def has_read(self, document: TextDocument) -> bool:
+        """Whether the file was read since it was opened (on open, save or a first pull)."""
+        return document.uri in self._head
+
     def _bytes(self, document: TextDocument) -> bytes:
         """The file's bytes when the buffer shows them, else the buffer's text as UTF-8."""
         text = document.source
@@ -356,7 +360,7 @@ def build_server() -> SafetyProfileServer:
         ls: SafetyProfileServer, params: lsp.DocumentDiagnosticParams
     ) -> lsp.DocumentDiagnosticReport:
         document = ls.workspace.get_text_document(params.text_document.uri)
-        if ls.kind_of(document) is not None and document.uri not in ls._disk:
+        if ls.kind_of(document) is not None and not ls.has_read(document):
             ls.read_disk(document)
         return lsp.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(document))
 
