@@ -406,3 +406,30 @@ async def test_a_field_that_loosens_against_head_is_noted_in_diffs_words(
         0,
         17,
     )
+
+
+@pytest.mark.asyncio
+async def test_a_file_git_transforms_at_checkout_is_reported_as_check_reports_it(
+    uninitialized: LanguageClient, tmp_path: Path
+) -> None:
+    import json
+    import subprocess
+
+    from git_repos import new_repository
+
+    text = "max_retries_per_step: 3\n"
+    repository = new_repository(
+        tmp_path, {".gitattributes": "*.yaml filter=lfs\n", "safety_profile.yaml": text}
+    )
+    checked = subprocess.run(
+        [SERVER[0], "check", "--format", "json", "safety_profile.yaml"],
+        cwd=repository,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    expected = [(p["rule"], p["message"]) for p in json.loads(checked.stdout)]
+    assert [rule for rule, _ in expected] == ["git.attribute"]
+    await start(uninitialized, "visual-studio-code@1.65.2", root=repository)
+    uri = open_document(uninitialized, repository / "safety_profile.yaml", text)
+    assert [(d.code, d.message) for d in await shown(uninitialized, uri)] == expected

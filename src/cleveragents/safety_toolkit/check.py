@@ -104,4 +104,7 @@ class Checker:
 def check_files(paths: Sequence[str], kind: str) -> list[Problem]:
     """Every problem of every file checked as `kind` (errors and hints, unsorted)."""
     checker = Checker(kind)
-    return [problem for path in paths for problem in checker.check_file(path)]
+    problems = [problem for path in paths for problem in checker.check_file(path)]
+    from .git_objects import checkout_problems  # after the files: most runs need no more
+
+    return problems + checkout_problems(paths)

@@ -92,6 +92,9 @@ class SafetyProfileServer(LanguageServer):
         self._checkers: dict[str, Checker] = {}
         self._disk: dict[str, bytes] = {}  # by URI: the file's bytes, read on open and save
         self._head: dict[str, bytes | None] = {}  # by URI: the file at HEAD (None: none)
+        # By URI: problems with the file's git attributes (check's `git.attribute`), which are
+        # about its path, whatever the buffer holds.
+        self._checkout: dict[str, list[Problem]] = {}
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._last_checked: dict[str, float] = {}
 
@@ -111,9 +114,11 @@ class SafetyProfileServer(LanguageServer):
         """Remember the file's bytes: rules about bytes (BOM, UTF-16, not UTF-8, size) are
         about the file, which the buffer shows decoded; and its version at HEAD, against which
         loosening is shown."""
+        from .git_objects import checkout_problems
         from .head_version import head_version
 
         self._head[document.uri] = head_version(document.path)
+        self._checkout[document.uri] = checkout_problems([document.path])
         try:
             self._disk[document.uri] = read_regular_file(document.path).data
         except OSError:
@@ -138,7 +143,8 @@ class SafetyProfileServer(LanguageServer):
         checker = self._checkers.get(kind)
         if checker is None:
             checker = self._checkers[kind] = Checker(kind)
-        return with_hints_last(checker.check_bytes(self._bytes(document), document.path))
+        problems = checker.check_bytes(self._bytes(document), document.path)
+        return with_hints_last(problems + self._checkout.get(document.uri, []))
 
     @property
     def encoding(self) -> str:
@@ -241,6 +247,7 @@ class SafetyProfileServer(LanguageServer):
             pending.cancel()
         self._disk.pop(uri, None)
         self._head.pop(uri, None)
+        self._checkout.pop(uri, None)
         self._last_checked.pop(uri, None)
         if not self.pull:
             self.text_document_publish_diagnostics(
