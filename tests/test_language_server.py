@@ -433,3 +433,18 @@ async def test_a_file_git_transforms_at_checkout_is_reported_as_check_reports_it
     await start(uninitialized, "visual-studio-code@1.65.2", root=repository)
     uri = open_document(uninitialized, repository / "safety_profile.yaml", text)
     assert [(d.code, d.message) for d in await shown(uninitialized, uri)] == expected
+
+
+@pytest.mark.asyncio
+async def test_changes_typed_in_quick_succession_are_checked_once_as_the_last_one(
+    uninitialized: LanguageClient, tmp_path: Path
+) -> None:
+    # A debounce far longer than sending three changes takes: they come within it.
+    await start(uninitialized, "visual-studio-code@1.65.2", debounce_ms=1000)
+    uri = open_document(uninitialized, tmp_path / "safety_profile.yaml", "max_total_cost: 1\n")
+    assert await shown(uninitialized, uri) == []
+    before = awaiting(uninitialized, uri)
+    texts = ["require_sandbox: yes\n", "max_cost_per_plan: 3\nmax_total_cost: 2\n", "a: 1\n"]
+    for version, text in enumerate(texts, start=2):
+        change_document(uninitialized, uri, text, version)
+    assert [d.code for d in await shown(uninitialized, uri, before)] == ["schema.extra_forbidden"]
