@@ -201,11 +201,12 @@ class SafetyProfileServer(LanguageServer):
             problems = self.problems(document)
             diagnostics = to_diagnostics(problems, document.source, encoding)
             head, kind = self._head.get(document.uri), self.kind_of(document)
-            if head is not None and kind is not None and not problems:
-                data = self._bytes(document)
-                name = document.path
+            data = self._bytes(document)
+            # Unchanged since HEAD (a file just opened, mostly): nothing loosens, and the
+            # models need not be built to say so.
+            if head is not None and kind is not None and not problems and data != head:
                 diagnostics += loosening_diagnostics(
-                    kind, head, data, name, document.source, encoding
+                    kind, head, data, document.path, document.source, encoding
                 )
             return diagnostics
         except Exception as error:  # a bug: say so where the user looks, and keep serving
