@@ -117,8 +117,12 @@ class SafetyProfileServer(LanguageServer):
         from .git_objects import checkout_problems
         from .head_version import head_version
 
-        self._head[document.uri] = head_version(document.path)
-        self._checkout[document.uri] = checkout_problems([document.path])
+        self._head[document.uri], self._checkout[document.uri] = None, []
+        try:
+            self._head[document.uri] = head_version(document.path)
+            self._checkout[document.uri] = checkout_problems([document.path])
+        except Exception:  # a bug: logged, and the buffer is still checked
+            logger.exception("asking git about %s failed", document.uri)
         try:
             self._disk[document.uri] = read_regular_file(document.path).data
         except OSError:
