@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .kinds import KINDS
 
@@ -22,14 +22,20 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.validation import CheckResult
 
-    from .floor import Floors
+    from .floor import Floor, Floors
 
-    # A loaded file checked through the kind's model: its result, and its problems with the hint.
-    FileChecker = Callable[[LoadedFile, str], tuple[CheckResult[Any], list[Problem]]]
-
-__all__ = ["check_files", "load_file_checker", "use_kind", "with_gc_paused"]
+__all__ = ["Checker", "check_files", "load_file_checker", "use_kind", "with_gc_paused"]
 
 T = TypeVar("T")
+
+
+class FileChecker(Protocol):
+    """A loaded file checked through the kind's model: its result, and its problems with the
+    hint, then each field below `floor` (when given)."""
+
+    def __call__(
+        self, loaded: LoadedFile, path: str, floor: Floor | None = None
+    ) -> tuple[CheckResult[Any], list[Problem]]: ...
 
 
 def with_gc_paused(build: Callable[[], T]) -> T:
@@ -56,7 +62,7 @@ def _import_acceptance(
     return load_file, KINDS[kind].acceptance()
 
 
-def _import_file_checker(kind: str, floors: Floors | None) -> FileChecker:
+def _import_file_checker(kind: str) -> FileChecker:
     from cleveragents.reading.validation import check_loaded
 
     from .floor import floor_problems
@@ -65,10 +71,11 @@ def _import_file_checker(kind: str, floors: Floors | None) -> FileChecker:
     document_kind = KINDS[kind]
     model = document_kind.model()
 
-    def check(loaded: LoadedFile, path: str) -> tuple[CheckResult[Any], list[Problem]]:
+    def check(
+        loaded: LoadedFile, path: str, floor: Floor | None = None
+    ) -> tuple[CheckResult[Any], list[Problem]]:
         result = check_loaded(loaded, model, path)
         problems = problems_with_hint(path, result, kind, use_kind)
-        floor = None if floors is None else floors.for_file(path)
         if floor is not None and result.instance is not None and loaded.document is not None:
             profile, prefix = document_kind.profile_in(result.instance)
             if profile is not None:
@@ -78,29 +85,58 @@ def _import_file_checker(kind: str, floors: Floors | None) -> FileChecker:
     return check
 
 
-def load_file_checker(kind: str, floors: Floors | None = None) -> FileChecker:
+def load_file_checker(kind: str) -> FileChecker:
     """What checks a loaded file through the kind's model (pydantic, imported and built now):
     its result, and its problems followed by the kind hint, then the fields below the floor
-    `floors` finds for the file (none when `floors` is None). Raises FloorError, when called,
-    for a floor that cannot be used."""
-    return with_gc_paused(lambda: _import_file_checker(kind, floors))
+    it is given."""
+    return with_gc_paused(lambda: _import_file_checker(kind))
+
+
+class Checker:
+    """Checks documents as one kind, the way `check` does: a document is accepted without the
+    model when it can be, and the model (pydantic) is imported only for the first one that is
+    not, or that a floor applies to. `check` checks files on disk; the language server checks
+    an editor's buffer.
+
+    `floors` finds the floor of each document by its name (see `floor`); None: no floor. A
+    floor that cannot be used raises FloorError."""
+
+    def __init__(self, kind: str, floors: Floors | None = None) -> None:
+        self.kind = kind
+        self.floors = floors
+        self._load_file, self._accepts = with_gc_paused(lambda: _import_acceptance(kind))
+        self._check_with_model: FileChecker | None = None
+
+    def problems(
+        self, loaded: LoadedFile, name: str, floors: Floors | None = None
+    ) -> list[Problem]:
+        """Every problem of a loaded document named `name` (errors, then the kind hint, then
+        the fields below its floor; `floors`, when given, instead of the checker's)."""
+        floors = self.floors if floors is None else floors
+        floor = None if floors is None else floors.for_file(name)
+        if floor is None and loaded.accepted_by(self._accepts):
+            return []
+        if self._check_with_model is None:  # the first document that is not valid
+            self._check_with_model = load_file_checker(self.kind)
+        return self._check_with_model(loaded, name, floor)[1]
+
+    def check_file(self, path: str) -> list[Problem]:
+        """Every problem of the file at `path`; one that cannot be read is a problem too."""
+        return self.problems(self._load_file(path), path)
+
+    def check_bytes(self, data: bytes, name: str, floors: Floors | None = None) -> list[Problem]:
+        """Every problem of `data`, reported as `check` reports the file `name` holding it."""
+        from cleveragents.reading.loaded_file import load_bytes
+
+        return self.problems(load_bytes(data, name), name, floors)
 
 
 def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -> list[Problem]:
     """Every problem of every file checked as `kind` (errors and hints, unsorted), with the
     fields below the floor `floors` finds for each file. Raises FloorError for a floor that
     cannot be used."""
-    load_file, accepts = with_gc_paused(lambda: _import_acceptance(kind))
-    check_with_model: FileChecker | None = None
-    problems: list[Problem] = []
-    for path in paths:
-        floor = None if floors is None else floors.for_file(path)
-        loaded = load_file(path)
-        if floor is None and loaded.accepted_by(accepts):
-            continue
-        if check_with_model is None:  # the first file that is not valid or has a floor
-            check_with_model = load_file_checker(kind, floors)
-        problems += check_with_model(loaded, path)[1]
+    checker = Checker(kind, floors)
+    problems = [problem for path in paths for problem in checker.check_file(path)]
     from .git_objects import checkout_problems  # after the files: most runs need no more
 
     return problems + checkout_problems(paths)

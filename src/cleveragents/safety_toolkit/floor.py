@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",
     "FLOOR_RULE",
+    "FLOOR_UNUSABLE_RULE",
     "BelowFloor",
     "Floor",
     "FloorError",
@@ -59,6 +60,9 @@ FLOOR_RULE_HELP = (
     "Make the field at least as strict as the floor's value; the floor's owners decide any "
     "exception."
 )
+
+FLOOR_UNUSABLE_RULE = "floor.unusable"
+"""Where a floor cannot be used and no exit status can say so (the language server)."""
 
 ALLOW_NO_FLOOR_VARIABLE = "SAFETY_PROFILE_ALLOW_NO_FLOOR"
 PACKAGE_PREFIX = "pkg:"
