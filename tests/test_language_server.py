@@ -448,3 +448,65 @@ async def test_changes_typed_in_quick_succession_are_checked_once_as_the_last_on
     for version, text in enumerate(texts, start=2):
         change_document(uninitialized, uri, text, version)
     assert [d.code for d in await shown(uninitialized, uri, before)] == ["schema.extra_forbidden"]
+
+
+@pytest.mark.asyncio
+async def test_a_file_below_the_floor_shows_what_check_reports(
+    uninitialized: LanguageClient, tmp_path: Path
+) -> None:
+    import json
+    import subprocess
+
+    from git_repos import new_repository, write_files
+
+    text = "require_sandbox: false\nallowed_skill_categories: [code, ops]\n"
+    profile = "teams/a.safety_profile.yaml"
+    repository = new_repository(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "floor.yaml"\n',
+            "floor.yaml": "max_total_cost: 100.0\nallowed_skill_categories: [code]\n",
+            "teams/a.safety_profile.yaml": text,
+        },
+    )
+
+    def checked() -> list[tuple[int, int, str, str]]:
+        # From the server's folder, as the server runs: the floor's path is shown from there.
+        result = subprocess.run(
+            [
+                SERVER[0],
+                "check",
+                "--format",
+                "json",
+                str(repository / profile),
+            ],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        problems = json.loads(result.stdout)
+        return [(p["line"] - 1, p["column"] - 1, p["rule"], p["message"]) for p in problems]
+
+    expected = checked()
+    assert {rule for _, _, rule, _ in expected} == {"floor.looser"}
+    assert len(expected) == 3  # max_total_cost (absent), require_sandbox, the categories
+    await start(uninitialized, "visual-studio-code@1.65.2", root=repository)
+    uri = open_document(uninitialized, repository / "teams/a.safety_profile.yaml", text)
+
+    def as_check(diagnostics: list[lsp.Diagnostic]) -> list[tuple[int, int, str, str]]:
+        return [
+            (d.range.start.line, d.range.start.character, str(d.code), d.message)
+            for d in diagnostics
+        ]
+
+    assert as_check(await shown(uninitialized, uri)) == expected
+    # The floor is found afresh: one that cannot be used is shown, not ignored.
+    write_files(repository, {"pyproject.toml": '[tool.safety-profile]\nfloor = "gone.yaml"\n'})
+    before = awaiting(uninitialized, uri)
+    change_document(uninitialized, uri, text + "\n", 2)
+    [diagnostic] = await shown(uninitialized, uri, before)
+    assert diagnostic.code == "floor.unusable"
+    assert diagnostic.message.startswith("the floor ")
+    assert "gone.yaml (set in " in diagnostic.message
+    assert diagnostic.message.endswith("pyproject.toml): no such file; check the path")
