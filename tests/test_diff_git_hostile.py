@@ -200,6 +200,68 @@ def test_a_changed_submodule_is_reported(tmp_path: Path) -> None:
     )
 
 
+def test_a_submodule_that_gitmodules_says_to_ignore_is_still_reported(tmp_path: Path) -> None:
+    """`ignore = all` in `.gitmodules` hides a submodule from `git diff`; not from `diff --git`:
+    moving it to a commit that loosens its profile is reported, staged or committed."""
+    (tmp_path / "inner").mkdir()
+    inner = new_repository(tmp_path / "inner", {"a.safety_profile.yaml": STRICT})
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    new_repository(outer, {"README.md": "x\n"})
+    git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+    git(outer, "config", "-f", ".gitmodules", "submodule.sub.ignore", "all")
+    git(outer, "config", "submodule.sub.ignore", "all")
+    commit_all(outer, "a submodule git is told to ignore")
+    write_files(outer / "sub", {"a.safety_profile.yaml": LOOSE})
+    commit_all(outer / "sub", "loosen")
+    git(outer, "add", "sub")
+    reported = (
+        "sub: error: a submodule changed; the profiles in it are not compared here: run "
+        "safety-profile diff --git in the submodule"
+    )
+    for args in (("--pre-commit",), ("--git", "HEAD"), ("--git", "HEAD", "--staged")):
+        result = run("diff", *args, cwd=outer)
+        assert (result.returncode, result.stdout.splitlines()[0]) == (1, reported), args
+    commit_all(outer, "move the submodule")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=outer)
+    assert (result.returncode, result.stdout.splitlines()[0]) == (1, reported)
+
+
+# -- renames -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("envs/dev/safety_profile.yaml", "envs/prod/safety_profile.yaml"),
+        ("prod.safety_profile.yaml", "prod.safety_profile.YAML"),
+        ("prod.safety_profile.yaml", "notes.txt"),
+    ],
+)
+def test_a_rename_deletes_the_old_profile_and_adds_the_new_one(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    """Whoever opens the old path after a rename finds nothing (the next layer applies), and
+    the new path overrides the layer below it: a rename is a deletion and an addition, the
+    addition compared with the baseline."""
+    loose = "require_sandbox: false\nallow_unsafe_tools: true\n"
+    new_repository(tmp_path, {old: loose, "envs/prod/app.yaml": "app: x\n"})
+    git(tmp_path, "mv", old, new)
+    for args in (("--pre-commit",), ("--git", "HEAD", "--staged")):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert f"{old}: loosens: removed: the next layer applies" in result.stdout.splitlines()
+    commit_all(tmp_path, "rename")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    lines = result.stdout.splitlines()
+    assert f"{old}: loosens: removed: the next layer applies" in lines
+    if new.endswith(".txt"):
+        assert lines[-1] == "1 change loosens (1 file compared)"
+    else:
+        assert f"{new}: added: it overrides the next layer; review it whole" in lines
+        assert (
+            f"{new}:1:18: {SANDBOX_LOOSENS} (added: looser than DEFAULT_SAFETY_PROFILE)"
+        ) in lines
+
+
 # -- added files ---------------------------------------------------------------------------------
 ACTION = (
     "name: local/deploy\ndefinition_of_done: Tests pass\nstrategy_actor: local/default\n"

@@ -139,11 +139,6 @@ def ground_truth(repo: Path, old: Path, new: Path, scratch: Path) -> set[str]:
     """The profiles a checkout-by-checkout comparison flags: loosened, deleted, invalid, or
     read through a link that leaves the repository or dangles."""
     before, after = checked_out(old), checked_out(new)
-    renames = {}
-    fields = git(repo, "diff", "-z", "-M", "--name-status", "HEAD~1", "HEAD").split("\0")
-    for index, field in enumerate(fields):
-        if field.startswith("R") and PROFILE.matches(fields[index + 2]):
-            renames[fields[index + 1]] = fields[index + 2]
     baseline = scratch / "baseline.yaml"
     baseline.write_text(
         "".join(
@@ -152,32 +147,28 @@ def ground_truth(repo: Path, old: Path, new: Path, scratch: Path) -> set[str]:
         ),
         encoding="utf-8",
     )
-    pairs = {name: renames.get(name, name) for name in before}
-    pairs.update({name: name for name in after if name not in pairs.values()})
+    # Each path on its own: after a rename nothing is left at the old path, and the new one
+    # is added (compared with the baseline).
     flagged = set()
-    for old_name, new_name in pairs.items():
-        old_data, new_data = before.get(old_name, b""), after.get(new_name, b"")
-        if old_name in before and new_name not in after:
-            flagged.add(old_name)  # deleted: the next layer applies
+    for name in sorted({*before, *after}):
+        old_data, new_data = before.get(name, b""), after.get(name, b"")
+        if name in before and name not in after:
+            flagged.add(name)  # deleted: the next layer applies
             continue
         if old_data is None or new_data is None:
-            flagged.add(new_name)
+            flagged.add(name)
             continue
         # Unchanged: the same bytes, or the same but for a CR that an eol attribute put before
         # each LF (a comparison of an unchanged invalid file would flag it; `diff` does not).
-        if old_name in before and old_data.replace(b"\r\n", b"\n") == new_data.replace(
-            b"\r\n", b"\n"
-        ):
+        if name in before and old_data.replace(b"\r\n", b"\n") == new_data.replace(b"\r\n", b"\n"):
             continue
         old_file, new_file = scratch / "old.yaml", scratch / "new.yaml"
         new_file.write_bytes(new_data)
-        if old_name in before:
+        if name in before:
             old_file.write_bytes(old_data)
-        report = diff_files(
-            PROFILE, str(old_file if old_name in before else baseline), str(new_file)
-        )
+        report = diff_files(PROFILE, str(old_file if name in before else baseline), str(new_file))
         if report.failed:
-            flagged.add(new_name)
+            flagged.add(name)
     return flagged
 
 

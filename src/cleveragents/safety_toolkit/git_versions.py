@@ -156,10 +156,15 @@ class Repository:
         return old, Tree.of_index(self.root) if comparison.staged else WorkTree(self.root)
 
     def changed_files(self, comparison: GitComparison) -> tuple[list[ChangedFile], list[str]]:
-        """Every file that differs between the two sides, renames paired (git's `-M`), and,
-        against the working tree, files git does not track yet (and does not ignore); and the
-        submodules that changed."""
-        args = ["diff", "--raw", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv"]
+        """Every file that differs between the two sides, and, against the working tree, files
+        git does not track yet (and does not ignore); and the submodules that changed.
+
+        A rename is a deletion of the old path and an addition of the new one (`--no-renames`):
+        whoever opens the old path finds nothing, and the new path overrides the layer below
+        it. No submodule is hidden (`--ignore-submodules=none`: neither `.gitmodules` nor the
+        configuration can say `ignore = all`)."""
+        args = ["diff", "--raw", "-z", "--no-renames", "--ignore-submodules=none"]
+        args += ["--no-color", "--no-ext-diff", "--no-textconv"]
         args += ["--cached"] if comparison.staged else []
         args += [comparison.old_rev]
         args += [comparison.new_rev] if comparison.new_rev else []
