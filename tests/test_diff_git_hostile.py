@@ -109,6 +109,7 @@ def test_a_profile_replaced_by_a_link_is_read_through_it(tmp_path: Path) -> None
         # A name in a message is escaped as reports escape names.
         (os.fsdecode(b"caf\xe9\x1b.yaml"), "leads to 'caf\\xe9\\x1b.yaml', which does not exist"),
         ("loop.safety_profile.yaml", "has too many levels of links"),
+        (".", "leads to the folder '.', not a file"),
     ],
 )
 def test_a_link_that_leaves_the_repository_or_dangles_is_an_error(
@@ -126,6 +127,58 @@ def test_a_link_that_leaves_the_repository_or_dangles_is_an_error(
         assert (
             f"loop.safety_profile.yaml: error: in the {side}: 'loop.safety_profile.yaml' {words}"
         ) in result.stdout
+
+
+def test_a_link_through_a_folder_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    """`nowhere/../strict.yaml` reads as `strict.yaml` to git's diff, but the kernel cannot
+    follow it without a folder `nowhere`: a checkout has no profile there, so it is an error
+    (the real hook included), never a comparison with `strict.yaml`."""
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT, "strict.yaml": STRICT})
+    (tmp_path / "prod.safety_profile.yaml").unlink()
+    os.symlink("nowhere/../strict.yaml", tmp_path / "prod.safety_profile.yaml")
+    git(tmp_path, "add", "-A")
+    words = (
+        "'prod.safety_profile.yaml' leads through 'nowhere', which does not exist; a profile "
+        "that is a link must lead to a file committed in the repository"
+    )
+    for args, side in (
+        (("--git", "HEAD"), "the working tree"),
+        (("--pre-commit",), "the index"),
+    ):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert f"prod.safety_profile.yaml: error: in {side}: {words}" in result.stdout, args
+    commit_all(tmp_path, "link")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"prod.safety_profile.yaml: error: in HEAD: {words}" in result.stdout
+
+
+def test_a_profile_replaced_by_a_submodule_is_called_one(tmp_path: Path) -> None:
+    (tmp_path / "inner").mkdir()
+    inner = new_repository(tmp_path / "inner", {"x": LOOSE})
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    new_repository(outer, {"prod.safety_profile.yaml": STRICT})
+    git(outer, "rm", "-q", "prod.safety_profile.yaml")
+    git(
+        outer,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        str(inner),
+        "prod.safety_profile.yaml",
+    )
+    commit_all(outer, "a profile becomes a submodule")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=outer)
+    assert result.returncode == 1
+    assert (
+        "prod.safety_profile.yaml: error: in HEAD: 'prod.safety_profile.yaml' is a submodule, "
+        "not a file"
+    ) in result.stdout.splitlines()
+    assert "must lead to" not in result.stdout
 
 
 # -- attributes ----------------------------------------------------------------------------------

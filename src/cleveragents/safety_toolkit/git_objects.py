@@ -110,6 +110,7 @@ class Tree:
         self.revision = revision  # None: the index
         self.label = "in the index" if revision is None else f"in {revision}"  # for messages
         self._links: dict[str, str] = {}
+        self._folders: set[str] | None = None
 
     @classmethod
     def of_revision(cls, root: Path, revision: str) -> Tree:
@@ -139,7 +140,12 @@ class Tree:
         entry = self.entries.get(path)
         if entry is not None:
             return entry.mode if entry.mode in (LINK, GITLINK) else "file"
-        return None  # a folder is implicit in a tree: `resolve` walks through it
+        if self._folders is None:  # implicit in a tree: every entry's parent folders
+            self._folders = {""}
+            for name in self.entries:
+                parts = name.split("/")
+                self._folders.update("/".join(parts[:end]) for end in range(1, len(parts)))
+        return "dir" if path in self._folders else None
 
     def read_link(self, path: str) -> str:
         if path not in self._links:
@@ -180,7 +186,7 @@ class WorkTree:
         if stat.S_ISLNK(mode):
             return LINK
         if stat.S_ISDIR(mode):
-            return GITLINK if os.path.lexists(self.root / path / ".git") else "dir"
+            return GITLINK if path and os.path.lexists(self.root / path / ".git") else "dir"
         return "file" if stat.S_ISREG(mode) else None
 
     def read_link(self, path: str) -> str:
@@ -228,18 +234,25 @@ def resolve(
                 raise LinkError(f"leads outside the repository (to {quoted(target)})")
             parts.extendleft(reversed(target.split("/")))
             continue
-        if parts and kind in ("file", GITLINK):
-            raise LinkError(f"leads through {quoted(current)}, which is not a folder")
+        if parts and kind != "dir":
+            # The kernel walks folders that exist: `nowhere/../x` fails when `nowhere` does
+            # not (git's own diff would read it as `x`).
+            what = "does not exist" if kind is None else "is not a folder"
+            raise LinkError(f"leads through {quoted(current)}, which {what}")
         done.append(name)
     resolved = "/".join(done)
     kind = kind_of(resolved)
     if folder and kind != LINK:
         return resolved
+    if kind == "file":
+        return resolved
+    if links == 0:  # no link followed: the name itself is not a file
+        raise LinkError("is a submodule, not a file" if kind == GITLINK else "is not a file")
     if kind == GITLINK:
         raise LinkError(f"leads to the submodule {quoted(resolved)}")
-    if kind != "file":
-        raise LinkError(f"leads to {quoted(resolved)}, which does not exist (a dangling link)")
-    return resolved
+    if kind == "dir":
+        raise LinkError(f"leads to the folder {quoted(resolved or '.')}, not a file")
+    raise LinkError(f"leads to {quoted(resolved)}, which does not exist (a dangling link)")
 
 
 def folder_aliases(side: Tree | WorkTree) -> set[str]:

@@ -271,10 +271,11 @@ class _Reader:
                     self.resolved[path] = side.resolve(path)
                     continue
             except LinkError as error:
-                message = (
-                    f"{error}; a profile that is a link must lead to a file committed in the "
-                    "repository"
-                )
+                message = str(error)
+                if not message.startswith("is "):  # a link was followed
+                    message += (
+                        "; a profile that is a link must lead to a file committed in the repository"
+                    )
             self.resolved[path] = _problem(
                 repository.display_path(path), f"{side.label}: {shown} {message}", "git.link"
             )
