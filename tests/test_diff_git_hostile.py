@@ -204,6 +204,68 @@ def test_an_attribute_that_changes_the_checkout_is_refused(tmp_path: Path, attri
     assert f"prod.safety_profile.yaml: error: {message}" in checked.stdout
 
 
+@pytest.mark.parametrize("attribute", ["export-subst", "export-ignore"])
+def test_an_attribute_that_changes_an_archive_is_refused(tmp_path: Path, attribute: str) -> None:
+    """`git archive` (GitHub's source archives) expands `$Format:...$` with export-subst, and
+    leaves the file out with export-ignore: refused like a transforming checkout."""
+    comment = "max_total_cost: 10 # $Format:%nallow_unsafe_tools: true$\n"
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    write_files(tmp_path, {".gitattributes": f"*.yaml {attribute}\n"})
+    write_files(tmp_path, {"prod.safety_profile.yaml": STRICT + comment})
+    commit_all(tmp_path, "a comment and an attribute")
+    message = (
+        f"the git attribute {attribute} makes an archive (git archive) of this file differ from "
+        "the committed file"
+    )
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"prod.safety_profile.yaml: error: in HEAD: {message}" in result.stdout
+    checked = run("check", "prod.safety_profile.yaml", cwd=tmp_path)
+    assert (checked.returncode, checked.stdout.splitlines()[0]) == (
+        1,
+        f"prod.safety_profile.yaml: error: {message}, so what is reviewed is not what is read; "
+        "remove it from .gitattributes for safety profiles and actions",
+    )
+
+
+def test_an_attribute_pattern_in_another_case_is_refused(tmp_path: Path) -> None:
+    """`*.YAML` does not match `prod.safety_profile.yaml` on Linux, but does where clones set
+    core.ignorecase (macOS, Windows): such a checkout re-encodes the profile."""
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    write_files(tmp_path, {".gitattributes": "*.YAML working-tree-encoding=SHIFT_JIS\n"})
+    commit_all(tmp_path, "only an attribute, in upper case")
+    message = "the git attribute working-tree-encoding=SHIFT_JIS makes a checkout of this file"
+    for args in (
+        ("diff", "--git", "HEAD~1", "--to", "HEAD"),
+        ("check", "prod.safety_profile.yaml"),
+    ):
+        result = run(*args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert message in result.stdout, args
+
+
+def test_attributes_outside_a_sparse_checkout_apply(tmp_path: Path) -> None:
+    """A sparse clone (CI's `sparse-checkout:`) holds no `out/.gitattributes`, and git's
+    check-attr then skips it: a full checkout still re-encodes `out/b...`."""
+    source, sparse = tmp_path / "source", tmp_path / "sparse"
+    source.mkdir()
+    new_repository(
+        source, {"in/a.safety_profile.yaml": STRICT, "out/b.safety_profile.yaml": STRICT}
+    )
+    write_files(source, {"out/.gitattributes": "*.yaml working-tree-encoding=SHIFT_JIS\n"})
+    commit_all(source, "an attribute outside the cone")
+    git(tmp_path, "clone", "-q", "--sparse", str(source), str(sparse))
+    git(sparse, "sparse-checkout", "set", "in")
+    assert not (sparse / "out").exists()
+    for args, side in ((("--to", "HEAD"), "HEAD"), ((), "the working tree")):
+        result = run("diff", "--git", "HEAD~1", *args, cwd=sparse)
+        assert result.returncode == 1, args
+        assert (
+            f"out/b.safety_profile.yaml: error: in {side}: the git attribute "
+            "working-tree-encoding=SHIFT_JIS makes a checkout"
+        ) in result.stdout, args
+
+
 def test_attributes_from_info_attributes_apply_too(tmp_path: Path) -> None:
     new_repository(tmp_path, {"a.safety_profile.yaml": STRICT})
     (tmp_path / ".git/info").mkdir(exist_ok=True)
@@ -227,6 +289,18 @@ def test_line_ending_attributes_change_no_value_and_are_accepted(tmp_path: Path)
     git(tmp_path, "worktree", "add", "-q", "--detach", str(checkout), "HEAD")
     assert (checkout / "a.safety_profile.yaml").read_bytes() == LOOSE.replace("\n", "\r\n").encode()
     assert run("check", "a.safety_profile.yaml", cwd=checkout).returncode == 0
+
+
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree"])
+def test_a_profile_git_is_told_not_to_look_at_is_compared(tmp_path: Path, flag: str) -> None:
+    """`git diff` takes an assume-unchanged or skip-worktree file as unchanged; the working
+    tree's file is what is read, so it is compared anyway."""
+    new_repository(tmp_path, {"a.safety_profile.yaml": STRICT})
+    git(tmp_path, "update-index", flag, "a.safety_profile.yaml")
+    write_files(tmp_path, {"a.safety_profile.yaml": LOOSE})
+    result = run("diff", "--git", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == f"a.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}"
 
 
 # -- names the hooks match -----------------------------------------------------------------------

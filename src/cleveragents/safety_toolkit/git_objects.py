@@ -50,7 +50,16 @@ MAX_LINKS = 40  # Linux's limit on links followed in one path (ELOOP)
 # line endings: a filter's smudge command (Git LFS puts a pointer in the commit), a re-encoding,
 # `$Id$` expansion. `text`/`eol`/`crlf` only put CR before LF, which YAML reads as the same line
 # break (and a lone CR is refused by the reader either way), so they change no value.
-TRANSFORMING_ATTRIBUTES = ("filter", "working-tree-encoding", "ident")
+# `export-subst` expands `$Format:...$` in what `git archive` writes (GitHub's source
+# archives), and `export-ignore` leaves the file out of it: the archive then differs too.
+TRANSFORMING_ATTRIBUTES = (
+    "filter",
+    "working-tree-encoding",
+    "ident",
+    "export-subst",
+    "export-ignore",
+)
+ARCHIVE_ATTRIBUTES = ("export-subst", "export-ignore")
 
 
 def quoted(name: str) -> str:
@@ -169,11 +178,23 @@ class WorkTree:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.label = "in the working tree"
-        tracked = set(filter(None, _fields(git(root, "ls-files", "-z", "--full-name"))))
+        index: dict[str, Entry] = {}
+        unwatched = set()
+        for field in filter(None, _fields(git(root, "ls-files", "-s", "-v", "-z", "--full-name"))):
+            info, path = field.split("\t", 1)
+            tag, mode, oid, _ = info.split(" ")
+            index[path] = Entry(mode, oid)
+            if tag == "S" or tag.islower():  # skip-worktree, assume-unchanged
+                unwatched.add(path)
         untracked = set(
             filter(None, _fields(git(root, "ls-files", "-z", "--others", "--exclude-standard")))
         )
-        self._known = {path for path in tracked | untracked if os.path.lexists(root / path)}
+        on_disk = {path for path in index.keys() | untracked if os.path.lexists(root / path)}
+        # `git diff` takes the files git is told not to look at as unchanged: those on disk are
+        # compared anyway (`unwatched`); those a sparse checkout leaves out hold the index's.
+        self.unwatched = unwatched & on_disk
+        self._index = Tree(root, {p: index[p] for p in unwatched - on_disk}, None)
+        self._known = on_disk | set(self._index.entries)
 
     def paths(self) -> Iterable[str]:
         return self._known
@@ -182,7 +203,7 @@ class WorkTree:
         try:
             mode = os.lstat(self.root / path).st_mode
         except OSError:
-            return None
+            return self._index.kind_of(path)
         if stat.S_ISLNK(mode):
             return LINK
         if stat.S_ISDIR(mode):
@@ -190,6 +211,8 @@ class WorkTree:
         return "file" if stat.S_ISREG(mode) else None
 
     def read_link(self, path: str) -> str:
+        if path in self._index.entries:
+            return self._index.read_link(path)
         return os.readlink(self.root / path)
 
     def resolve(self, path: str) -> str:
@@ -199,7 +222,11 @@ class WorkTree:
         return resolved
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
-        return {path: read_regular_file(str(self.root / path)).data for path in paths}
+        contents = self._index.read([p for p in paths if p in self._index.entries])
+        for path in paths:
+            if path not in contents:
+                contents[path] = read_regular_file(str(self.root / path)).data
+        return contents
 
 
 def resolve(
@@ -324,30 +351,45 @@ def transformed_paths(
         return {}
     args = ["check-attr", "-z", "--stdin", *(["--cached"] if cached or revision else [])]
     args += list(TRANSFORMING_ATTRIBUTES)
+    found: dict[str, list[str]] = {}
     if revision is None:
-        output = git(root, *args, input=request)
+        _attributes(root, args, request, None, found)
     else:
         import tempfile  # only a revision's attributes need it
 
         with tempfile.TemporaryDirectory(prefix="safety-profile-") as folder:
             env = {"GIT_INDEX_FILE": os.path.join(folder, "index")}
             git(root, "read-tree", revision, env=env)
-            output = git(root, *args, input=request, env=env)
-    fields = _fields(output)
-    found: dict[str, list[str]] = {}
-    for index in range(0, len(fields) - 2, 3):
-        path, attribute, value = fields[index : index + 3]
-        if value not in ("unspecified", "unset"):
-            found.setdefault(path, []).append(
-                attribute if value == "set" else f"{attribute}={value}"
-            )
+            _attributes(root, args, request, env, found)
     return found
+
+
+def _attributes(
+    root: Path,
+    args: list[str],
+    request: bytes,
+    env: Mapping[str, str] | None,
+    found: dict[str, list[str]],
+) -> None:
+    """`git check-attr ARGS` into `found`, as every checkout would read them: patterns in any
+    case too (`*.YAML` applies on macOS and Windows, where clones set core.ignorecase), and the
+    .gitattributes of folders a sparse checkout leaves out (which git skips otherwise)."""
+    for ignorecase in ("false", "true"):
+        options = ["-c", "core.sparseCheckout=false", "-c", f"core.ignorecase={ignorecase}"]
+        fields = _fields(git(root, *options, *args, input=request, env=env))
+        for index in range(0, len(fields) - 2, 3):
+            path, attribute, value = fields[index : index + 3]
+            named = attribute if value == "set" else f"{attribute}={value}"
+            if value not in ("unspecified", "unset") and named not in found.get(path, []):
+                found.setdefault(path, []).append(named)
 
 
 def attribute_message(attributes: Sequence[str]) -> str:
     """What `check` and `diff` say about a file an attribute transforms."""
+    archive = all(a.split("=")[0] in ARCHIVE_ATTRIBUTES for a in attributes)
     return (
-        f"the git attribute {', '.join(attributes)} makes a checkout of this file differ from "
+        f"the git attribute {', '.join(attributes)} makes "
+        f"{'an archive (git archive)' if archive else 'a checkout'} of this file differ from "
         "the committed file, so what is reviewed is not what is read; remove it from "
         ".gitattributes for safety profiles and actions"
     )

@@ -402,6 +402,12 @@ def diff_against_git(
     pathspecs = [repository.repository_path(path) for path in user_paths]
     old_side, new_side = repository.sides(comparison)
     changed, submodules = repository.changed_files(comparison)
+    if isinstance(new_side, WorkTree):  # files `git diff` is told not to look at
+        listed = {c.new_path for c in changed}
+        changed += [
+            ChangedFile(path if path in old_side.entries else None, path)
+            for path in sorted(new_side.unwatched - listed)
+        ]
     plan = _plan(
         changed,
         old_side,
