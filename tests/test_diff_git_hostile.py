@@ -553,6 +553,33 @@ def test_a_file_named_an_action_only_through_a_folder_link(tmp_path: Path) -> No
     assert result.stdout.startswith(loosened), result.stdout
 
 
+def test_a_profile_named_through_two_folder_links_in_a_row(tmp_path: Path) -> None:
+    """`conf` -> `sel/a`, `sel/a/sub` -> `envs/prod`: `conf/sub/safety_profile.yaml` is read
+    through both; relinking `conf` to `sel/b` (whose `sub` leads to a loose profile) loosens
+    it. A loop of folder links (`loop` -> `.`) ends."""
+    new_repository(
+        tmp_path,
+        {"envs/prod/safety_profile.yaml": STRICT, "envs/dev/safety_profile.yaml": LOOSE},
+    )
+    for link, target in (
+        ("sel/a/sub", "../../envs/prod"),
+        ("sel/b/sub", "../../envs/dev"),
+        ("conf", "sel/a"),
+        ("loop", "."),
+    ):
+        (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target, tmp_path / link)
+    commit_all(tmp_path, "links")
+    (tmp_path / "conf").unlink()
+    os.symlink("sel/b", tmp_path / "conf")
+    git(tmp_path, "add", "-A")
+    for args in (("--pre-commit",), ("--git", "HEAD")):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert f"conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in result.stdout, args
+        assert f"loop/conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in result.stdout
+
+
 def test_check_asks_each_files_own_repository_about_attributes(tmp_path: Path) -> None:
     first, second, loose = tmp_path / "first", tmp_path / "second", tmp_path / "loose"
     for folder in (first, second, loose):

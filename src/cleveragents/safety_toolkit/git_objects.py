@@ -45,6 +45,7 @@ __all__ = [
 
 LINK, GITLINK = "120000", "160000"
 MAX_LINKS = 40  # Linux's limit on links followed in one path (ELOOP)
+FOLDER_LINK_DEPTH, MAX_ALIASES = 8, 100_000  # names through links to folders, in a row / all
 
 # Attributes that make the file a checkout writes differ from the committed blob in more than
 # line endings: a filter's smudge command (Git LFS puts a pointer in the commit), a re-encoding,
@@ -283,12 +284,13 @@ def resolve(
 
 
 def folder_aliases(side: Tree | WorkTree) -> set[str]:
-    """The names files have through a link to a folder: with `actions` a link to `stuff/`, the
+    """The names files have through links to folders: with `actions` a link to `stuff/`, the
     file `stuff/deploy.yaml` is read as `actions/deploy.yaml` by whoever opens that, so it is an
-    action by name. One level of such links is followed (a link reached through another is
-    not: a lister of every name through links would not end on a loop)."""
+    action by name. Links reached through other links are followed too (`conf` -> `sel/a`,
+    `sel/a/sub` -> `envs/prod`: `conf/sub/x`), up to FOLDER_LINK_DEPTH in a row and
+    MAX_ALIASES names: a loop (`a` -> `.`) names files without end."""
     paths = list(side.paths())
-    aliases: set[str] = set()
+    folders: list[tuple[str, str]] = []  # a link to a folder, and that folder's prefix
     for link in paths:
         if side.kind_of(link) != LINK:
             continue
@@ -296,10 +298,21 @@ def folder_aliases(side: Tree | WorkTree) -> set[str]:
             target = resolve(link, side.kind_of, side.read_link, folder=True)
         except LinkError:
             continue
-        if side.kind_of(target) in ("file", GITLINK):
-            continue
-        prefix = f"{target}/" if target else ""
-        aliases.update(f"{link}/{p[len(prefix) :]}" for p in paths if p.startswith(prefix))
+        if side.kind_of(target) not in ("file", GITLINK):
+            folders.append((link, f"{target}/" if target else ""))
+    aliases: set[str] = set()
+    names = folders
+    for _ in range(FOLDER_LINK_DEPTH):
+        for name, prefix in names:
+            aliases.update(f"{name}/{p[len(prefix) :]}" for p in paths if p.startswith(prefix))
+        names = [
+            (f"{name}/{link[len(prefix) :]}", target)
+            for name, prefix in names
+            for link, target in folders
+            if link.startswith(prefix)
+        ]
+        if not names or len(aliases) > MAX_ALIASES:
+            break
     return aliases
 
 
