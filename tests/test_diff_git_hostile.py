@@ -599,3 +599,20 @@ def test_check_asks_each_files_own_repository_about_attributes(tmp_path: Path) -
     )
     assert "second/" not in result.stdout
     assert "loose/" not in result.stdout
+
+
+def test_check_asks_the_repository_git_dir_names(tmp_path: Path) -> None:
+    """A work tree whose repository is elsewhere (GIT_DIR and GIT_WORK_TREE, as a bare
+    "dotfiles" repository is used) has no `.git`: `check` asks git, as `diff` does."""
+    work, bare = tmp_path / "work", tmp_path / "repo.git"
+    work.mkdir()
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    env = {"GIT_DIR": str(bare), "GIT_WORK_TREE": str(work)}
+    write_files(work, {".gitattributes": "*.yaml filter=lfs\n", "a.safety_profile.yaml": STRICT})
+    subprocess.run(["git", "add", "-A"], cwd=work, env={**os.environ, **env}, check=True)
+    message = "the git attribute filter=lfs makes a checkout of this file differ"
+    checked = run("check", "a.safety_profile.yaml", cwd=work, **env)
+    assert checked.returncode == 1
+    assert f"a.safety_profile.yaml: error: {message}" in checked.stdout
+    compared = run("diff", "--pre-commit", cwd=work, **env)
+    assert (compared.returncode, message in compared.stdout) == (1, True)

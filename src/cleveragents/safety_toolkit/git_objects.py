@@ -415,11 +415,17 @@ def checkout_problems(paths: Sequence[str]) -> list[Problem]:
     (no `.git` above it) costs no git process."""
     real = {path: os.path.realpath(path) for path in paths}
     by_tree: dict[str, list[str]] = {}
-    tops: dict[str, str | None] = {}
-    for target in real.values():
-        top = _work_tree(os.path.dirname(target), tops)
+    if os.environ.get("GIT_DIR"):
+        # git takes the files to be in that repository's work tree, wherever a `.git` is.
+        top = _environment_work_tree()
         if top is not None:
-            by_tree.setdefault(top, []).append(target)
+            by_tree[top] = [t for t in real.values() if t.startswith(os.path.join(top, ""))]
+    else:
+        tops: dict[str, str | None] = {}
+        for target in real.values():
+            found_top = _work_tree(os.path.dirname(target), tops)
+            if found_top is not None:
+                by_tree.setdefault(found_top, []).append(target)
     found: dict[str, list[str]] = {}
     for top, targets in by_tree.items():
         try:
@@ -431,6 +437,15 @@ def checkout_problems(paths: Sequence[str]) -> list[Problem]:
         for path in paths
         if real[path] in found
     ]
+
+
+def _environment_work_tree() -> str | None:
+    """The work tree of the repository `GIT_DIR` names (None: a bare one)."""
+    try:
+        top = git(".", "rev-parse", "--show-toplevel")[:-1]  # less git's closing newline
+    except GitError:
+        return None
+    return os.path.realpath(os.fsdecode(top)) if top else None
 
 
 def _work_tree(folder: str, known: dict[str, str | None]) -> str | None:
