@@ -110,6 +110,8 @@ def test_a_profile_replaced_by_a_link_is_read_through_it(tmp_path: Path) -> None
         (os.fsdecode(b"caf\xe9\x1b.yaml"), "leads to 'caf\\xe9\\x1b.yaml', which does not exist"),
         ("loop.safety_profile.yaml", "has too many levels of links"),
         (".", "leads to the folder '.', not a file"),
+        # A long name is cut short.
+        ("/" + "x" * 300, f"leads outside the repository (to '/{'x' * 199}...' (301 characters))"),
     ],
 )
 def test_a_link_that_leaves_the_repository_or_dangles_is_an_error(
@@ -179,6 +181,31 @@ def test_a_profile_replaced_by_a_submodule_is_called_one(tmp_path: Path) -> None
         "not a file"
     ) in result.stdout.splitlines()
     assert "must lead to" not in result.stdout
+
+
+def test_a_link_too_long_to_check_out_is_an_error(tmp_path: Path) -> None:
+    """git holds a link of any length; no checkout can make one of 4096 bytes or more, so
+    the profile would be missing. The message does not quote the megabytes back."""
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    target = (
+        subprocess.run(
+            ["git", "hash-object", "-w", "--stdin"],
+            cwd=tmp_path,
+            input=("a/" * 2_500_000).encode(),
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .strip()
+    )
+    git(tmp_path, "update-index", "--cacheinfo", f"120000,{target},prod.safety_profile.yaml")
+    result = run("diff", "--pre-commit", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0].startswith(
+        "prod.safety_profile.yaml: error: in the index: 'prod.safety_profile.yaml' has a "
+        "target longer than a link can hold (4095 bytes)"
+    )
+    assert len(result.stdout) < 1000
 
 
 # -- attributes ----------------------------------------------------------------------------------

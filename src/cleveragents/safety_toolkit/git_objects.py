@@ -45,6 +45,7 @@ __all__ = [
 
 LINK, GITLINK = "120000", "160000"
 MAX_LINKS = 40  # Linux's limit on links followed in one path (ELOOP)
+PATH_MAX = 4096  # Linux's limit on a link's target, its closing NUL included
 FOLDER_LINK_DEPTH, MAX_ALIASES = 8, 100_000  # names through links to folders, in a row / all
 
 # Attributes that make the file a checkout writes differ from the committed blob in more than
@@ -63,9 +64,14 @@ TRANSFORMING_ATTRIBUTES = (
 ARCHIVE_ATTRIBUTES = ("export-subst", "export-ignore")
 
 
+MAX_QUOTED = 200  # characters of a name a message quotes (a link's target may be megabytes)
+
+
 def quoted(name: str) -> str:
     """A name in a message: in quotes, escaped as reports escape names (a byte that is not
-    UTF-8 as `\\xe9`, a control character as `\\x1b`)."""
+    UTF-8 as `\\xe9`, a control character as `\\x1b`), a long one cut short."""
+    if len(name) > MAX_QUOTED:
+        return f"'{visible(name[:MAX_QUOTED])}...' ({len(name)} characters)"
     return f"'{visible(name)}'"
 
 
@@ -258,6 +264,9 @@ def resolve(
             if links > MAX_LINKS:
                 raise LinkError("has too many levels of links (a loop?)")
             target = read_link(current)
+            if len(os.fsencode(target)) >= PATH_MAX:
+                # No checkout can make such a link (ENAMETOOLONG): the profile is missing.
+                raise LinkError(f"has a target longer than a link can hold ({PATH_MAX - 1} bytes)")
             if target.startswith("/"):
                 raise LinkError(f"leads outside the repository (to {quoted(target)})")
             parts.extendleft(reversed(target.split("/")))
@@ -275,7 +284,8 @@ def resolve(
     if kind == "file":
         return resolved
     if links == 0:  # no link followed: the name itself is not a file
-        raise LinkError("is a submodule, not a file" if kind == GITLINK else "is not a file")
+        what = {GITLINK: "is a submodule", "dir": "is a folder"}.get(kind or "", "does not exist")
+        raise LinkError(f"{what}, not a file" if kind else what)
     if kind == GITLINK:
         raise LinkError(f"leads to the submodule {quoted(resolved)}")
     if kind == "dir":

@@ -272,7 +272,7 @@ class _Reader:
                     continue
             except LinkError as error:
                 message = str(error)
-                if not message.startswith("is "):  # a link was followed
+                if message.startswith(("leads", "has")):  # a link was followed
                     message += (
                         "; a profile that is a link must lead to a file committed in the repository"
                     )
