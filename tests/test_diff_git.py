@@ -23,7 +23,8 @@ allowed_skill_categories: [code, test]
 FIRST = {
     "config/prod.safety_profile.yaml": "require_sandbox: true\nmax_total_cost: 100.0\n",
     "config/gone.safety_profile.yaml": "allowed_skill_categories: [deploy]\n",
-    # Long enough for git to see the edited file as renamed (more than half of it is kept).
+    # Long enough for git to see the edited file as renamed (more than half of it is kept);
+    # a rename is still a deletion and an addition, compared with the baseline.
     "config/renamed.safety_profile.yaml": RENAMED.format("true"),
     "profiles/team.yaml": "allow_unsafe_tools: false\n",  # not named like a profile
     "notes.yaml": "anything: at all\n",
@@ -56,16 +57,25 @@ def repository(tmp_path: Path) -> Path:
     return tmp_path
 
 
+MOVED_ADDED = [
+    "config/moved.safety_profile.yaml: added: it overrides the next layer; review it whole",
+    "config/moved.safety_profile.yaml:3:23: loosens: max_retries_per_step: 3 → 5 (added: "
+    "looser than DEFAULT_SAFETY_PROFILE)",
+]
+RENAMED_REMOVED = "config/renamed.safety_profile.yaml: loosens: removed: the next layer applies"
 EXPECTED = [
     "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
-    "config/moved.safety_profile.yaml:4:22: loosens: require_checkpoints: true → false",
+    *MOVED_ADDED,
+    "config/moved.safety_profile.yaml:4:22: loosens: require_checkpoints: true → false (added: "
+    "looser than DEFAULT_SAFETY_PROFILE)",
     "config/new.safety_profile.yaml: added: it overrides the next layer; review it whole",
     # An added profile is compared with what applied before it: the built-in default.
     "config/new.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true "
     "(added: looser than DEFAULT_SAFETY_PROFILE)",
     "config/prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
     "config/prod.safety_profile.yaml:2:17: tightens: max_total_cost: 100.0 → 50.0",
-    "4 changes loosen, 1 change tightens, 1 profile added (4 files compared)",
+    RENAMED_REMOVED,
+    "6 changes loosen, 1 change tightens, 2 profiles added (5 files compared)",
 ]
 
 
@@ -102,7 +112,9 @@ def test_staged_content_or_another_revision(repository: Path) -> None:
     staged = run("diff", "--git", "HEAD", "--staged", cwd=repository)
     assert staged.stdout.splitlines() == [
         "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
-        "1 change loosens (2 files compared)",
+        *MOVED_ADDED,
+        RENAMED_REMOVED,
+        "3 changes loosen, 1 profile added (3 files compared)",
     ]
     git(repository, "add", "-A")
     git(repository, "commit", "-q", "-m", "second")
@@ -179,7 +191,7 @@ def test_before_the_first_commit_everything_is_added(tmp_path: Path) -> None:
 def test_pre_commit_mode_uses_the_refs_pre_commit_sets(repository: Path) -> None:
     # Without the refs: HEAD against the staged content.
     staged = run("diff", "--pre-commit", cwd=repository)
-    assert staged.stdout.splitlines()[-1] == "1 change loosens (2 files compared)"
+    assert staged.stdout.splitlines()[-1] == "3 changes loosen, 1 profile added (3 files compared)"
     assert staged.stderr == (
         "an intended loosening? commit it with the hook skipped once: "
         "SKIP=safety-profile-loosening git commit ...\n"
