@@ -48,12 +48,20 @@ CONTENTS = [
     "{}\n",
     "max_retries_per_step: 500\n",  # invalid
 ]
-LINK_TARGETS = [*NAMES, "missing.yaml", "../outside.yaml", "/etc/hostname"]
+# `nowhere/../data/t.yaml`: git's diff reads it as `data/t.yaml`; the kernel cannot follow it.
+LINK_TARGETS = [
+    *NAMES,
+    "missing.yaml",
+    "../outside.yaml",
+    "/etc/hostname",
+    "nowhere/../data/t.yaml",
+]
 ATTRIBUTES = [
     "",
     "*.yaml text eol=crlf\n*.yml text eol=crlf\n",
     "data/* filter=flip\n",  # a real smudge filter: the checkout says `false` where git has `true`
     "*.yml ident\n",
+    "*.YAML working-tree-encoding=SHIFT_JIS\n",  # applies where clones set core.ignorecase
 ]
 EXACT_ATTRIBUTES = ATTRIBUTES[:2]  # line endings only: nothing is refused, verdicts are equal
 
@@ -90,7 +98,7 @@ def apply(tree: dict[str, Entry], ops: list[tuple[str, str, str, Entry]]) -> dic
 
 
 def relative_target(name: str, target: str) -> str:
-    if target.startswith(("/", "../")):
+    if target.startswith(("/", "../", "nowhere/")):
         return target
     return posixpath.relpath(target, posixpath.dirname(name) or ".")
 
@@ -129,7 +137,11 @@ def checked_out(checkout: Path) -> dict[str, bytes | None]:
             path = os.path.relpath(os.path.join(folder, name), checkout).replace(os.sep, "/")
             if not PROFILE.matches(path):
                 continue
-            real = os.path.realpath(os.path.join(folder, name))
+            try:  # strict: every folder on the way must exist, as the kernel walks them
+                real = os.path.realpath(os.path.join(folder, name), strict=True)
+            except OSError:
+                found[path] = None
+                continue
             inside = real.startswith(os.path.realpath(checkout) + os.sep)
             found[path] = Path(real).read_bytes() if inside and os.path.isfile(real) else None
     return found

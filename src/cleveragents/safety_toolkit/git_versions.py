@@ -438,8 +438,8 @@ def diff_against_git(
             results.append(([], [file_problem(new_bytes, name)]))
             continue
         assert not isinstance(old_bytes, OSError)
-        if change in plan.linked and old_bytes == new_bytes:
-            continue
+        if old_bytes is not None and old_bytes == new_bytes:
+            continue  # a checkout holds the same file (a link now, a mode changed)
         old_name = repository.display_path(change.old_path) if change.old_path else ""
         results.append(
             compare_versions(
