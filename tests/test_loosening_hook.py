@@ -136,10 +136,11 @@ def test_a_hostile_change_is_caught_by_the_hook(
     hook_repo: Path, pre_commit_home: Path, tmp_path: Path
 ) -> None:
     """One commit trying every way that got past the hook: a name git reads as syntax, a link
-    whose target is loosened, an attribute that changes the checkout, a new loose profile, and
-    the whole commit in one report. (A staged name that is not UTF-8 stops pre-commit 4.7
-    itself with a UnicodeDecodeError before any hook runs: the commit fails, closed;
-    `diff --git` on its own takes such names, see test_diff_git_hostile.py.)"""
+    whose target is loosened, an attribute that changes the checkout (in another case too), a
+    new loose profile, a loose profile renamed into a new place, a link through a folder that
+    does not exist, and the whole commit in one report. (A staged name that is not UTF-8
+    stops pre-commit 4.7 itself with a UnicodeDecodeError before any hook runs: the commit
+    fails, closed; `diff --git` on its own takes such names, see test_diff_git_hostile.py.)"""
     import os
 
     strict = "require_sandbox: true\n"
@@ -152,6 +153,8 @@ def test_a_hostile_change_is_caught_by_the_hook(
             "prod.safety_profile.yaml": strict,
             "data/team.yaml": strict,
             "encoded.safety_profile.yaml": strict,
+            "cased.safety_profile.yaml": strict,
+            "envs/dev/safety_profile.yaml": "allow_unsafe_tools: true\n",
         },
     )
     os.symlink("data/team.yaml", project / "team.safety_profile.yaml")
@@ -162,10 +165,14 @@ def test_a_hostile_change_is_caught_by_the_hook(
         {
             "0:prod.safety_profile.yaml": loose,
             "data/team.yaml": loose,
-            ".gitattributes": "encoded.safety_profile.yaml filter=lfs\n",
+            ".gitattributes": "encoded.safety_profile.yaml filter=lfs\n"
+            "CASED.safety_profile.yaml working-tree-encoding=SHIFT_JIS\n",
             "new.safety_profile.yaml": "allow_unsafe_tools: true\n",
         },
     )
+    os.symlink("nowhere/../data/team.yaml", project / "via.safety_profile.yaml")
+    (project / "envs/prod").mkdir()
+    git(project, "mv", "envs/dev/safety_profile.yaml", "envs/prod/safety_profile.yaml")
     git(project, "add", "-A")
     result = try_repo(hook_repo, pre_commit_home, project)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -175,6 +182,13 @@ def test_a_hostile_change_is_caught_by_the_hook(
         "encoded.safety_profile.yaml: error: in the index: the git attribute filter=lfs",
         "new.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true (added: looser "
         "than DEFAULT_SAFETY_PROFILE)",
+        "cased.safety_profile.yaml: error: in the index: the git attribute "
+        "working-tree-encoding=SHIFT_JIS",
+        "envs/dev/safety_profile.yaml: loosens: removed: the next layer applies",
+        "envs/prod/safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true (added: "
+        "looser than DEFAULT_SAFETY_PROFILE)",
+        "via.safety_profile.yaml: error: in the index: 'via.safety_profile.yaml' leads through "
+        "'nowhere', which does not exist",
     ):
         assert line in result.stdout, line
     assert "internal error" not in result.stdout
