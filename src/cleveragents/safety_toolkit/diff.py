@@ -17,6 +17,7 @@ from cleveragents.domain.models.core.strictness import FieldChange, compare_prof
 from cleveragents.reading.files import file_problem, read_regular_file
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
 from .kinds import DocumentKind
@@ -54,7 +55,7 @@ class Finding:
     path: str  # the field, e.g. `safety_profile.max_total_cost` in an action; "" for the file
     verdict: Verdict
     detail: str  # `100.0 → null (no limit)`, or what became of the whole profile
-    rule: str  # a stable id: `loosens.max_total_cost`, `loosens.removed`, `added`
+    rule: Rule  # `loosens.max_total_cost`, `loosens.removed`, `added`, ...
     old: Any = field(default=None, compare=False)  # JSON values, for scripts
     new: Any = field(default=None, compare=False)
 
@@ -153,7 +154,7 @@ def _field_findings(old: _Loaded, new: _Loaded, file: str) -> list[Finding]:
                 render_loc(loc),
                 verdict,
                 detail,
-                f"{verdict.value}.{change.field}",
+                Rule(f"{verdict.value}.{change.field}"),  # one per field and verdict
                 change.old,
                 change.new,
             )
@@ -175,7 +176,9 @@ def _whole_profile(
     else:
         line, column = loaded.document.position(loaded.prefix, of_key=True)
         path = render_loc(loaded.prefix)
-    detail, rule = (REMOVED, "loosens.removed") if verdict is Verdict.LOOSENS else (ADDED, "added")
+    detail, rule = (
+        (REMOVED, Rule.LOOSENS_REMOVED) if verdict is Verdict.LOOSENS else (ADDED, Rule.ADDED)
+    )
     return Finding(file, line, column, path, verdict, detail, rule, old, new)
 
 

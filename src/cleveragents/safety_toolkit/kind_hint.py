@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 
 from .kinds import KINDS
 
@@ -19,14 +20,11 @@ if TYPE_CHECKING:
     from cleveragents.reading.validation import CheckResult
 
 __all__ = [
-    "KIND_HINT_RULE",
     "hint_problem",
     "problems_with_hint",
     "resembled_kind",
     "with_hints_last",
 ]
-
-KIND_HINT_RULE = "kind.hint"
 
 
 def _field_names(kind: str) -> frozenset[str]:
@@ -51,7 +49,7 @@ def resembled_kind(keys: Collection[str], checked: str) -> str | None:
 def hint_problem(file: str, resembled: str, checked: str, advice: str) -> Problem:
     """`FILE: hint: this looks like an action, not a safety profile: ADVICE`."""
     message = f"this looks like {KINDS[resembled].label}, not {KINDS[checked].label}: {advice}"
-    return Problem(file, 0, 0, "", message, KIND_HINT_RULE, "hint")
+    return Problem(file, 0, 0, "", message, Rule.KIND_HINT, Rule.KIND_HINT.doc.severity)
 
 
 def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
