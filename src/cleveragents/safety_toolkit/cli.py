@@ -29,6 +29,7 @@ examples:
   safety-profile show safety_profile.yaml                (every default filled in)
   safety-profile schema --path                           (for editors and other validators)
   safety-profile init                                    (a starter safety_profile.yaml)
+  safety-profile rules yaml.tab                          (what a rule means, how to fix it)
   safety-profile check --kind action actions/*.yaml      (actions and their embedded profiles)
   safety-profile resolve --action actions/deploy.yaml --project project.safety_profile.yaml
   safety-profile diff old.safety_profile.yaml new.safety_profile.yaml
@@ -245,6 +246,21 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text, for people; json, for scripts (default: %(default)s)",
     )
+    rules = add_command("rules")
+    rules.add_argument(
+        "rule",
+        nargs="?",
+        metavar="ID",
+        help="the rule to explain, e.g. yaml.tab (default: list every rule)",
+    )
+    rules.add_argument(
+        "--format",
+        dest="output_format",
+        choices=["json", "text"],
+        default="text",
+        help="text, for people; json, for scripts: the rule as {id, title, description, fix, "
+        "severity, readers, url}, or a list of them (default: %(default)s)",
+    )
     diff = add_command("diff", usage=DIFF_USAGE)  # its {rules} are filled in by format_help
     add_kind_and_format(diff)
     diff.add_argument(
@@ -392,6 +408,22 @@ def run_resolve(files: dict[str, str | None], output_format: str) -> int:
     return EXIT_OK
 
 
+def run_rules(rule_id: str | None, output_format: str) -> int:
+    from cleveragents.reading.rules import find_rule
+
+    from .rule_docs import rule_json, rule_text, rules_json, rules_list
+
+    if rule_id is None:
+        _emit(rules_json() if output_format == "json" else rules_list())
+        return EXIT_OK
+    rule = find_rule(rule_id)
+    if rule is None:
+        _error_line(f"no rule {rule_id!r}; `safety-profile rules` lists them")
+        return EXIT_USAGE
+    _emit(rule_json(rule) if output_format == "json" else rule_text(rule))
+    return EXIT_OK
+
+
 def run_diff(options: DiffOptions) -> int:
     from .diff import diff_files
     from .diff_reporters import DIFF_REPORTERS
@@ -427,6 +459,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_schema(args.kind, args.path)
     if args.command == "init":
         return run_init(args.file, args.schema)
+    if args.command == "rules":
+        return run_rules(args.rule, args.output_format)
     if args.command == "resolve":
         files = {
             "plan": args.plan,

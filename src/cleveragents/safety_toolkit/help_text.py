@@ -67,6 +67,13 @@ which value is stricter (a key left out counts as its default):
 {rules}
 """
 
+RULES_DESCRIPTION = """\
+List every rule the toolkit reports (its id, default severity and title), or explain one: what
+it refuses and why, how to fix it, which other readers of the file disagree, and where its
+documentation is. Every problem `check`, `diff`, `show` and `resolve` report names its rule
+(`--format json`: "rule"; `--format sarif`: the ruleId).
+"""
+
 FORMAT_HELP = (
     "how to report: text, a line per problem and a summary; json, an array of {file, line, "
     "column, path, message, rule, severity}; github, GitHub Actions annotations; sarif, a "
@@ -150,6 +157,16 @@ COMMAND_HELP = {
             ),
         ],
         "0 resolved, 1 a file is invalid or unreadable, 2 usage error",
+    ),
+    "rules": CommandHelp(
+        "list every rule, or explain one (its meaning, fix and documentation)",
+        RULES_DESCRIPTION,
+        [
+            ("safety-profile rules", "(every rule)"),
+            ("safety-profile rules yaml.tab", "(one rule explained)"),
+            ("safety-profile rules --format json schema.cost_order", "(for scripts)"),
+        ],
+        "0, 2 usage error (an unknown rule id is one)",
     ),
     "diff": CommandHelp(
         "say whether a change makes a safety profile less strict, field by field",
