@@ -17,7 +17,7 @@ import enum
 import re
 from typing import Literal, NamedTuple
 
-__all__ = ["ALIASES", "DOCS_URL", "Rule", "RuleDoc", "find_rule", "rule_anchor"]
+__all__ = ["ALIASES", "DOCS_URL", "STRICTER", "Rule", "RuleDoc", "find_rule", "rule_anchor"]
 
 Severity = Literal["error", "hint"]
 
@@ -41,13 +41,27 @@ _LOOSENS_FIX = (
     "SKIP=safety-profile-loosening."
 )
 
+# Which value of each profile field is stricter, in words: `diff`'s rules, its --help and the
+# strictness table (`cleveragents.domain.models.core.strictness`, which compares the values).
+STRICTER: dict[str, str] = {
+    "allowed_skill_categories": "a subset is stricter; [] (every category) is the loosest; "
+    "allowing a category not allowed before loosens, even when another is removed",
+    "require_sandbox": "true is stricter",
+    "require_checkpoints": "true is stricter",
+    "require_human_approval": "true is stricter",
+    "allow_unsafe_tools": "false is stricter",
+    "max_cost_per_plan": "lower is stricter; null (no limit) is the loosest",
+    "max_retries_per_step": "lower is stricter",
+    "max_total_cost": "lower is stricter; null (no limit) is the loosest",
+}
+
 
 def _loosens(field: str) -> RuleDoc:
     return RuleDoc(
         f"loosens.{field}",
         f"{field} loosens",
-        f"The change makes {field} less strict, so plans may do more than before "
-        "(`safety-profile diff --help` says which value of each field is stricter).",
+        f"The change makes {field} less strict ({STRICTER[field]}), so plans may do more than "
+        "before.",
         _LOOSENS_FIX,
     )
 
@@ -56,7 +70,8 @@ def _tightens(field: str) -> RuleDoc:
     return RuleDoc(
         f"tightens.{field}",
         f"{field} tightens",
-        f"The change makes {field} stricter. Reported for the record; it never fails a check.",
+        f"The change makes {field} stricter ({STRICTER[field]}). Reported for the record; it "
+        "never fails a check.",
         "Nothing to fix.",
         "hint",
     )
@@ -499,8 +514,8 @@ class Rule(enum.StrEnum):
     LOOSENS_REMOVED = RuleDoc(
         "loosens.removed",
         "A safety profile was removed",
-        "The profile is gone: plans fall back to the next layer's profile (plan > action > "
-        "project > global), which may be looser.",
+        "The profile is gone (removed: the next layer applies): plans fall back to the next "
+        "layer's profile (plan > action > project > global), which may be looser.",
         _LOOSENS_FIX,
     )
     ADDED = RuleDoc(

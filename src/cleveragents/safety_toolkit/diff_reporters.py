@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
-
-from .diff import REMOVED, DiffReport, Finding, Verdict
+from .diff import DiffReport, Finding, Verdict
 from .reporters import (
     GREEN,
     RED,
@@ -104,46 +102,17 @@ def report_github(report: DiffReport, colour: bool) -> str:
     return "".join(lines)
 
 
-def finding_rule(finding: Finding) -> tuple[str, str]:
-    """(one line, help) for a finding's SARIF rule."""
-    if finding.rule == "added":
-        return (
-            "A safety profile was added",
-            "A new profile overrides the next layer's (plan > action > project > global) and "
-            "there is nothing to compare it with: review it whole, or compare it with that "
-            "layer's profile (safety-profile diff LAYER_FILE NEW_FILE).",
-        )
-    if finding.rule == "loosens.removed":
-        return (
-            "A safety profile was removed",
-            f"The profile is gone ({REMOVED}): plans fall back to the next layer's profile "
-            "(plan > action > project > global), which may be looser. If that is intended, "
-            "say so in review.",
-        )
-    verdict, field = finding.rule.split(".", 1)
-    stricter = STRICTNESS_RULES[field].stricter
-    if verdict == Verdict.LOOSENS:
-        return (
-            f"{field} loosens",
-            f"The change makes {field} less strict ({stricter}), so plans may do more than "
-            "before. If that is intended, say so in review; the pre-commit hook can be skipped "
-            "once with SKIP=safety-profile-loosening.",
-        )
-    return (f"{field} tightens", f"The change makes {field} stricter ({stricter}).")
-
-
 def report_sarif(report: DiffReport, colour: bool) -> str:
     """A SARIF 2.1.0 log: invalid files as `check` reports them, loosenings as errors,
     tightenings and added profiles as informational results."""
-    from .sarif import SarifResult, SarifRule, problem_result, sarif_log
+    from .sarif import SarifResult, problem_result, sarif_log
 
     results = [problem_result(problem) for problem in report.problems]
     for finding in report.findings:
-        short, help_text = finding_rule(finding)
         path = f"{finding.path} " if finding.path else ""
         results.append(
             SarifResult(
-                SarifRule(finding.rule, short, help_text),
+                finding.rule,
                 f"{path}{finding.verdict.value}: {finding.detail}",
                 finding.file,
                 finding.line,

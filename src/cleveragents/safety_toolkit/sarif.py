@@ -1,5 +1,6 @@
 """SARIF 2.1.0, the format GitHub code scanning and security dashboards read: one log with one
-run, the rules its results refer to (each with a stable id and help text) and the results.
+run, every rule of the catalogue (`cleveragents.reading.rules`, each with its id, title, help
+and the link to its section of docs/rules.md) and the results.
 
 `check` and `diff` build their results here (`problem_result` for a check problem); the log's
 shape, the driver and the locations are written once.
@@ -15,8 +16,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 
-__all__ = ["SARIF_SCHEMA", "SarifResult", "SarifRule", "problem_result", "sarif_log"]
+__all__ = ["SARIF_SCHEMA", "SarifResult", "problem_result", "sarif_log"]
 
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -25,17 +27,8 @@ DISTRIBUTION = "cleveragents-safety-profile"
 
 
 @dataclass(frozen=True, slots=True)
-class SarifRule:
-    """What a kind of result means: a stable id, one line, and help that says what to do."""
-
-    id: str
-    short: str
-    help: str
-
-
-@dataclass(frozen=True, slots=True)
 class SarifResult:
-    rule: SarifRule
+    rule: Rule
     message: str
     file: str
     line: int  # 0: the whole file
@@ -64,12 +57,18 @@ def _location(result: SarifResult) -> dict[str, object]:
     return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
 
 
-def _rule_json(rule: SarifRule) -> dict[str, object]:
+def _rule_json(rule: Rule) -> dict[str, object]:
+    doc = rule.doc
+    help_text = f"{doc.description} How to fix: {doc.fix}"
+    if doc.readers:
+        help_text += f" Other readers: {doc.readers}"
     return {
-        "id": rule.id,
-        "shortDescription": {"text": rule.short},
-        "fullDescription": {"text": rule.help},
-        "help": {"text": rule.help},
+        "id": rule.value,
+        "shortDescription": {"text": doc.title},
+        "fullDescription": {"text": doc.description},
+        "help": {"text": help_text},
+        "helpUri": rule.url,
+        "defaultConfiguration": {"level": "error" if doc.severity == "error" else "note"},
     }
 
 
@@ -89,11 +88,9 @@ def _driver() -> dict[str, object]:
 
 def sarif_log(results: Sequence[SarifResult]) -> str:
     """The whole log, as JSON text."""
-    rules: dict[str, SarifRule] = {}
-    for result in results:
-        rules.setdefault(result.rule.id, result.rule)
-    index = {rule_id: position for position, rule_id in enumerate(rules)}
-    driver = {**_driver(), "rules": [_rule_json(rule) for rule in rules.values()]}
+    rules = list(Rule)  # every rule, so a dashboard can describe any result it will ever see
+    index = {rule: position for position, rule in enumerate(rules)}
+    driver = {**_driver(), "rules": [_rule_json(rule) for rule in rules]}
     run = {
         "tool": {"driver": driver},
         "invocations": [{"executionSuccessful": True}],
@@ -101,8 +98,8 @@ def sarif_log(results: Sequence[SarifResult]) -> str:
         "columnKind": "unicodeCodePoints",
         "results": [
             {
-                "ruleId": result.rule.id,
-                "ruleIndex": index[result.rule.id],
+                "ruleId": result.rule.value,
+                "ruleIndex": index[result.rule],
                 # A result that is not a failure has no level but "none" (SARIF 3.27.9).
                 "kind": "informational" if result.level == "none" else "fail",
                 "level": result.level,
@@ -116,63 +113,10 @@ def sarif_log(results: Sequence[SarifResult]) -> str:
     return json.dumps(log, indent=2) + "\n"  # ASCII only: safe on any terminal
 
 
-# -- check's problems --------------------------------------------------------------------------
-_FAMILIES: dict[str, tuple[str, str]] = {
-    "schema": (
-        "A value the Safety Profile schema does not allow",
-        "A field's value is not what the schema allows, or breaks a rule JSON Schema cannot "
-        "express (costs are finite, max_cost_per_plan does not exceed max_total_cost, a "
-        "categories list is not only blank items). The message names the field and what to "
-        "write instead; `safety-profile schema` prints the schema.",
-    ),
-    "yaml": (
-        "YAML the toolkit does not read",
-        "Profiles are read strictly: one UTF-8 YAML document, YAML 1.2 core values, no "
-        "duplicate keys, no tags, bounded size, nesting and alias expansion. The message says "
-        "what to change.",
-    ),
-    "file": (
-        "A file that cannot be read",
-        "The path is missing, a directory, not a regular file, or not readable; pass the YAML "
-        "files themselves.",
-    ),
-    "root-type": (
-        "A document that is not a mapping",
-        "A safety profile (or an action) is a mapping of field names to values.",
-    ),
-}
-
-_SHORT: dict[str, str] = {
-    "schema.bool_type": "A flag that is not true or false",
-    "schema.int_type": "A retry count that is not an integer",
-    "schema.float_type": "A cost that is not a number",
-    "schema.finite_number": "A cost that is not a finite number",
-    "schema.less_than_equal": "A value above its maximum",
-    "schema.greater_than_equal": "A value below its minimum",
-    "schema.extra_forbidden": "An unknown field",
-    "schema.misspelt_field": "A misspelt action field",
-    "schema.missing": "A required field is missing",
-    "schema.cost_order": "max_cost_per_plan exceeds max_total_cost",
-    "schema.blank_categories": "A categories list of only blank items",
-    "yaml.duplicate-key": "A key written twice",
-    "yaml.syntax": "Invalid YAML",
-    "yaml.tag": "A YAML tag",
-    "yaml.multiple-documents": "More than one YAML document",
-    "yaml.ambiguous-line-break": "A line break YAML readers disagree on",
-}
-
-
-def check_rule(rule_id: str) -> SarifRule:
-    """The SARIF rule of a check problem's rule id (`schema.less_than_equal`, `yaml.tag`, ...)."""
-    family = rule_id.split(".", 1)[0]
-    short, help_text = _FAMILIES.get(family, _FAMILIES["schema"])
-    return SarifRule(rule_id, _SHORT.get(rule_id, short), help_text)
-
-
 def problem_result(problem: Problem) -> SarifResult:
     field = f"{problem.path}: " if problem.path else ""
     return SarifResult(
-        check_rule(problem.rule),
+        problem.rule,
         field + problem.message,
         problem.file,
         problem.line,
