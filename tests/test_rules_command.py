@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO_ROOT
 from programs import run_program
 
-from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor
+from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor, rule_reference
 from cleveragents.safety_toolkit.rule_docs import rules_markdown
 
 RULES_PAGE = REPO_ROOT / "docs" / "rules.md"
@@ -71,3 +71,11 @@ def test_every_rule_has_its_own_heading_where_its_url_points() -> None:
     # GitHub's anchors: lower case, punctuation but `-` and `_` dropped.
     assert rule_anchor("yaml.byte-order-mark") == "yamlbyte-order-mark"
     assert rule_anchor("schema.cost_order") == "schemacost_order"
+
+
+def test_a_rules_reference_for_editors() -> None:
+    reference = rule_reference("yaml.tab")
+    assert reference is not None
+    assert (reference.id, reference.title) == ("yaml.tab", "A tab where YAML readers disagree")
+    assert reference.url == f"{DOCS_URL}#yamltab"
+    assert rule_reference("yaml.tabs") is None

@@ -17,7 +17,17 @@ import enum
 import re
 from typing import Literal, NamedTuple
 
-__all__ = ["ALIASES", "DOCS_URL", "STRICTER", "Rule", "RuleDoc", "find_rule", "rule_anchor"]
+__all__ = [
+    "ALIASES",
+    "DOCS_URL",
+    "STRICTER",
+    "Rule",
+    "RuleDoc",
+    "RuleReference",
+    "find_rule",
+    "rule_anchor",
+    "rule_reference",
+]
 
 Severity = Literal["error", "hint"]
 
@@ -556,6 +566,22 @@ def find_rule(rule_id: str) -> Rule | None:
         return Rule(rule_id)
     except ValueError:
         return ALIASES.get(rule_id)
+
+
+class RuleReference(NamedTuple):
+    """What an editor shows beside a diagnostic: its code, a title and a link to the docs."""
+
+    id: str
+    title: str
+    url: str
+
+
+def rule_reference(rule_id: str) -> RuleReference | None:
+    """The id, title and documentation URL of a rule (an old id gives the rule's current id);
+    None for an id the catalogue does not know. For the language server's `code` and
+    `codeDescription.href`."""
+    rule = find_rule(rule_id)
+    return None if rule is None else RuleReference(rule.value, rule.doc.title, rule.url)
 
 
 def rule_anchor(rule_id: str) -> str:
