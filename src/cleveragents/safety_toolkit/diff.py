@@ -21,7 +21,7 @@ from cleveragents.reading.rules import Rule
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
 from .kinds import DocumentKind
-from .show import yaml_value
+from .rendering import change_text, yaml_value
 
 __all__ = [
     "DiffReport",
@@ -110,11 +110,6 @@ def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]
         prefix = (kind.profile_field,)
     assert profile is None or isinstance(profile, SafetyProfile)
     return _Loaded(profile, document, prefix)
-
-
-def change_text(change: FieldChange) -> str:
-    """`old → new`, each value as YAML flow (JSON) text."""
-    return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
 
 
 def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:

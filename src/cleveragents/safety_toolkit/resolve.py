@@ -30,9 +30,8 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_file
 
-from .diff import change_text
 from .kind_hint import problems_with_hint, with_hints_last
-from .show import marked_lines, yaml_key, yaml_value
+from .rendering import change_text, marked_lines, yaml_key, yaml_value
 
 __all__ = ["LooserNote", "Resolution", "render_json", "render_text", "resolve_files"]
 
