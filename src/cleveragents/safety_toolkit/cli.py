@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from cleveragents.reading.terminal_text import visible
 
-from .help_text import COMMAND_HELP, FORMAT_HELP, KIND_HELP
+from .formats import format_help, format_names, reporter
+from .help_text import COMMAND_HELP, KIND_HELP
 from .kinds import KINDS
 
 if TYPE_CHECKING:
     from .git_versions import GitComparison
-from .reporters import REPORTERS
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -167,19 +167,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     kinds = sorted(KINDS)
 
-    def add_kind_and_format(command: argparse.ArgumentParser) -> None:
-        """The options `check` and `diff` share: the document kind and the report format."""
-        command.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+    def add_format(command: argparse.ArgumentParser, name: str) -> None:
+        """`--format`: the formats that render the command's report, from the one registry."""
         command.add_argument(
             "--format",
             dest="output_format",
-            choices=sorted(REPORTERS),
+            choices=format_names(name),
             default="text",
-            help=FORMAT_HELP,
+            help=format_help(name),
         )
 
+    def add_kind_and_format(command: argparse.ArgumentParser, name: str) -> None:
+        """The options `check` and `diff` share: the document kind and the report format."""
+        command.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+        add_format(command, name)
+
     check = add_command("check")
-    add_kind_and_format(check)
+    add_kind_and_format(check, "check")
     check.add_argument(
         "files", nargs="+", metavar="FILE", help="a YAML file to check; give several at once"
     )
@@ -239,13 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the global safety profile file (default: the built-in DEFAULT_SAFETY_PROFILE)",
     )
-    resolve.add_argument(
-        "--format",
-        dest="output_format",
-        choices=["json", "text"],
-        default="text",
-        help="text, for people; json, for scripts (default: %(default)s)",
-    )
+    add_format(resolve, "resolve")
     rules = add_command("rules")
     rules.add_argument(
         "rule",
@@ -262,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
         "severity, readers, url}, or a list of them (default: %(default)s)",
     )
     diff = add_command("diff", usage=DIFF_USAGE)  # its {rules} are filled in by format_help
-    add_kind_and_format(diff)
+    add_kind_and_format(diff, "diff")
     diff.add_argument(
         "--git",
         metavar="REV",
@@ -338,10 +336,8 @@ def run_check(options: CheckOptions) -> int:
     from .kind_hint import with_hints_last
 
     problems = check_files(options.files, options.kind)
-    report = REPORTERS[options.output_format](
-        with_hints_last(problems), len(options.files), options.colour
-    )
-    _emit(report)
+    report = reporter(options.output_format, options.colour)
+    _emit(report.check(with_hints_last(problems), len(options.files)))
     return EXIT_INVALID if problems else EXIT_OK
 
 
@@ -362,7 +358,7 @@ def run_show(kind: str, path: str) -> int:
 
     result, problems = load_file_checker(kind)(load_file(path), path)
     if result.instance is None:
-        _emit(REPORTERS["text"](problems, 1, _colour("text")))
+        _emit(reporter("text", _colour("text")).check(problems, 1))
         return EXIT_INVALID
     _emit(render_effective(result.instance, path))
     return EXIT_OK
@@ -396,15 +392,15 @@ def run_init(path: str, schema_location: str | None) -> int:
 def run_resolve(files: dict[str, str | None], output_format: str) -> int:
     from cleveragents.domain.models.core.safety_profile import Provenance
 
-    from .resolve import render_json, render_text, resolve_files
+    from .resolve import resolve_files
 
     given = {Provenance[layer.upper()]: path for layer, path in files.items() if path is not None}
     resolution, problems = resolve_files(given)
+    report = reporter(output_format, _colour(output_format))
     if resolution is None:
-        colour = _colour(output_format)
-        _emit(REPORTERS[output_format](problems, len(given), colour))
+        _emit(report.check(problems, len(given)))
         return EXIT_INVALID
-    _emit((render_json if output_format == "json" else render_text)(resolution))
+    _emit(report.resolve(resolution))
     return EXIT_OK
 
 
@@ -426,7 +422,6 @@ def run_rules(rule_id: str | None, output_format: str) -> int:
 
 def run_diff(options: DiffOptions) -> int:
     from .diff import diff_files
-    from .diff_reporters import DIFF_REPORTERS
     from .git_versions import GitError, diff_against_git
 
     kind = KINDS[options.kind]
@@ -438,7 +433,7 @@ def run_diff(options: DiffOptions) -> int:
     except GitError as error:
         print(f"safety-profile: {error}", file=sys.stderr)
         return EXIT_USAGE
-    _emit(DIFF_REPORTERS[options.output_format](report, options.colour))
+    _emit(reporter(options.output_format, options.colour).diff(report))
     if options.pre_commit and report.failed and not report.problems:
         _emit(SKIP_HINT)
     return EXIT_INVALID if report.failed else EXIT_OK

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["COMMAND_HELP", "FORMAT_HELP", "KIND_HELP", "CommandHelp"]
+__all__ = ["COMMAND_HELP", "KIND_HELP", "CommandHelp"]
 
 CHECK_DESCRIPTION = """\
 Validate YAML files as Safety Profiles (the default) or actions, and report every problem of
@@ -73,12 +73,6 @@ it refuses and why, how to fix it, which other readers of the file disagree, and
 documentation is. Every problem `check`, `diff`, `show` and `resolve` report names its rule
 (`--format json`: "rule"; `--format sarif`: the ruleId).
 """
-
-FORMAT_HELP = (
-    "how to report: text, a line per problem and a summary; json, an array of {file, line, "
-    "column, path, message, rule, severity}; github, GitHub Actions annotations; sarif, a "
-    "SARIF 2.1.0 log for code scanning (default: %(default)s)"
-)
 
 KIND_HELP = (
     "what the file is: profile, a Safety Profile file; action, an action file with its "

@@ -2,8 +2,9 @@
 run, every rule of the catalogue (`cleveragents.reading.rules`, each with its id, title, help
 and the link to its section of docs/rules.md) and the results.
 
-`check` and `diff` build their results here (`problem_result` for a check problem); the log's
-shape, the driver and the locations are written once.
+The SARIF format (`sarif.py`) builds its results here (`problem_result` for a problem); the
+log's shape, the driver and the locations are written once. Imported only when a SARIF log is
+written.
 """
 
 from __future__ import annotations
