@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from cleveragents.reading.rules import STRICTER
 
 if TYPE_CHECKING:
-    from .safety_profile import SafetyProfile
+    from pydantic import BaseModel
 
 __all__ = ["STRICTNESS_RULES", "Change", "FieldChange", "StrictnessRule", "compare_profiles"]
 
@@ -128,8 +128,10 @@ def _rule(field: str) -> StrictnessRule:
         ) from None
 
 
-def compare_profiles(old: SafetyProfile, new: SafetyProfile) -> tuple[FieldChange, ...]:
-    """Every field on which `new` is stricter or looser than `old`, in schema order.
+def compare_profiles(old: BaseModel, new: BaseModel) -> tuple[FieldChange, ...]:
+    """Every field on which `new` is stricter or looser than `old` (two `SafetyProfile`s; typed
+    as their base so this module needs no import of the model, which calls it), in schema
+    order.
 
     Fields that are equally strict are left out: equal values, and category lists that hold
     the same categories in another order. Raises LookupError for a field without a rule."""
