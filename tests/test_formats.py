@@ -20,6 +20,7 @@ RUNS = {
     "check": ["check", INVALID],
     "diff": ["diff", PROFILE, LOOSER],
     "resolve": ["resolve", "--project", PROFILE],
+    "rules": ["rules", "yaml.tab"],
 }
 
 
@@ -42,6 +43,11 @@ def test_every_format_a_command_offers_renders_its_report(command: str) -> None:
         assert result.stdout
         if name in ("json", "sarif"):
             json.loads(result.stdout)
+
+
+def test_every_command_a_format_serves_is_run_here() -> None:
+    served = {command for cls in REPORTER_BY_NAME.values() for command in cls.serves}
+    assert served == set(RUNS)
 
 
 def test_resolve_offers_the_formats_that_render_a_resolution() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
@@ -22,6 +22,10 @@ from cleveragents.reading.validation import check_yaml_bytes_with_document
 
 from .kinds import DocumentKind
 from .rendering import change_text, yaml_value
+from .usage import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = [
     "DiffReport",
@@ -31,6 +35,7 @@ __all__ = [
     "build_report",
     "compare_versions",
     "diff_files",
+    "diff_options",
 ]
 
 REMOVED = "removed: the next layer applies"
@@ -243,3 +248,36 @@ def diff_files(kind: DocumentKind, old_path: str, new_path: str) -> DiffReport:
         return DiffReport((), tuple(sorted(problems)), 1)
     old, new = versions
     return build_report([compare_versions(kind, old, new, new_path)])
+
+
+class DiffOptions(NamedTuple):
+    kind: str
+    output_format: str
+    colour: bool
+    paths: tuple[str, ...]  # OLD NEW, or the PATHs to limit --git to
+    git: str | None  # --git REV; None: compare two files (or --pre-commit)
+    to: str | None  # --to REV2
+    staged: bool
+    pre_commit: bool
+
+
+def diff_options(args: argparse.Namespace, colour: bool) -> DiffOptions:
+    """The command's options, checked; UsageError for combinations that make no sense."""
+    if args.git is not None and args.pre_commit:
+        raise UsageError("--git and --pre-commit do not go together; choose one")
+    if args.git is None and (args.staged or args.to is not None):
+        raise UsageError("--staged and --to go with --git REV")
+    if args.staged and args.to is not None:
+        raise UsageError("--staged and --to do not go together; choose one")
+    if args.git is None and not args.pre_commit and len(args.paths) != 2:
+        raise UsageError("give two files, OLD NEW (or --git REV to compare with git)")
+    return DiffOptions(
+        kind=args.kind,
+        output_format=args.output_format,
+        colour=colour,
+        paths=tuple(args.paths),
+        git=args.git,
+        to=args.to,
+        staged=args.staged,
+        pre_commit=args.pre_commit,
+    )

@@ -164,7 +164,7 @@ COMMAND_HELP = {
     ),
     "diff": CommandHelp(
         "say whether a change makes a safety profile less strict, field by field",
-        DIFF_DESCRIPTION,  # {rules}: the strictness rules, filled in by the CLI
+        DIFF_DESCRIPTION,  # {rules}: which value of each field is stricter, filled in by the CLI
         [
             ("safety-profile diff old.safety_profile.yaml new.safety_profile.yaml", ""),
             ("safety-profile diff --git HEAD", "(uncommitted changes)"),

@@ -8,7 +8,7 @@ for: a security check never chooses its own rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cleveragents.reading.problems import Problem
@@ -58,13 +58,13 @@ def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
 
 
 def problems_with_hint(
-    file: str, result: CheckResult[Any], checked: str, advice: Callable[[str], str]
+    file: str, result: CheckResult[Any], checked: str, advice: Mapping[str, str]
 ) -> list[Problem]:
     """The problems of a file checked as `checked`, then the hint when it failed and looks like
-    another kind; `advice(kind)` says what to do, e.g. "use --kind action"."""
+    another kind; `advice[kind]` says what to do, e.g. "use --kind action"."""
     if not result.problems or not result.top_level_keys:
         return list(result.problems)
     resembled = resembled_kind(result.top_level_keys, checked)
     if resembled is None:
         return list(result.problems)
-    return [*result.problems, hint_problem(file, resembled, checked, advice(resembled))]
+    return [*result.problems, hint_problem(file, resembled, checked, advice[resembled])]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.automation_profile import AutomationProfile
@@ -30,7 +31,10 @@ from cleveragents.reading.validation import check_yaml_file
 from .kind_hint import problems_with_hint, with_hints_last
 from .rendering import change_text
 
-__all__ = ["LooserNote", "Resolution", "resolve_files"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["LooserNote", "Resolution", "resolve_files", "resolve_layers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +70,9 @@ class Resolution:
         return self.files.get(self.ref.provenance)
 
 
-def _as_profile_layer(kind: str) -> str:
-    return "pass it with --plan, --project or --global"
-
-
-def _as_action(kind: str) -> str:
-    return "pass it with --action"
+# What to do about an --action file that looks like a profile, and the reverse.
+_AS_PROFILE_LAYER = {"profile": "pass it with --plan, --project or --global"}
+_AS_ACTION = {"action": "pass it with --action"}
 
 
 def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, list[Problem]]:
@@ -84,14 +85,14 @@ def resolve_files(files: Mapping[Provenance, str]) -> tuple[Resolution | None, l
     for provenance, path in files.items():
         if provenance is Provenance.ACTION:
             action = check_yaml_file(path, Action)
-            problems += problems_with_hint(path, action, "action", _as_profile_layer)
+            problems += problems_with_hint(path, action, "action", _AS_PROFILE_LAYER)
             if action.instance is not None:
                 automation = action.instance.automation_profile
                 if action.instance.safety_profile is not None:
                     profiles[provenance] = action.instance.safety_profile
         else:
             profile = check_yaml_file(path, SafetyProfile)
-            problems += problems_with_hint(path, profile, "profile", _as_action)
+            problems += problems_with_hint(path, profile, "profile", _AS_ACTION)
             if profile.instance is not None:
                 profiles[provenance] = profile.instance
     if problems:
@@ -126,3 +127,14 @@ def looser_than_overridden(
             if change.loosens:
                 notes.append(LooserNote(ref.provenance, layer, change))
     return tuple(notes)
+
+
+def resolve_layers(args: argparse.Namespace) -> dict[Provenance, str]:
+    """The file given for each layer (--plan, --action, --project, --global)."""
+    files = {
+        Provenance.PLAN: args.plan,
+        Provenance.ACTION: args.action,
+        Provenance.PROJECT: args.project,
+        Provenance.GLOBAL: args.global_profile,
+    }
+    return {layer: path for layer, path in files.items() if path is not None}

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
+    from cleveragents.reading.rules import Rule
 
     from ..diff import DiffReport
     from ..resolve import Resolution
@@ -34,4 +35,8 @@ class Reporter:
         raise NotImplementedError
 
     def resolve(self, resolution: Resolution) -> str:
+        raise NotImplementedError
+
+    def rules(self, rule: Rule | None) -> str:
+        """One rule explained, or (None) every rule of the catalogue."""
         raise NotImplementedError

@@ -12,6 +12,7 @@ from .base import Reporter
 
 if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
+    from cleveragents.reading.rules import Rule
 
     from ..diff import DiffReport, Finding
     from ..resolve import Resolution
@@ -62,6 +63,8 @@ class JsonReporter(Reporter):
         "diff": "an object {loosens, files_compared, changes: [{file, line, column, path, "
         "change, old, new, message, rule}], problems: [as check's]}",
         "resolve": "for scripts",
+        "rules": "for scripts: the rule as {id, title, description, fix, severity, readers, "
+        "url}, or a list of them",
     }
 
     def check(self, problems: Sequence[Problem], files_checked: int) -> str:
@@ -79,6 +82,11 @@ class JsonReporter(Reporter):
                 "problems": [problem_json(problem) for problem in report.problems],
             }
         )
+
+    def rules(self, rule: Rule | None) -> str:
+        from ..rule_docs import rule_json, rules_json
+
+        return rules_json() if rule is None else rule_json(rule)
 
     def resolve(self, resolution: Resolution) -> str:
         """Provenance, source, profile, each layer, autonomy settings, ignored flags and the

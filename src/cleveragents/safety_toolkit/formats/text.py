@@ -11,6 +11,7 @@ from .base import Reporter
 if TYPE_CHECKING:
     from cleveragents.domain.models.core.safety_profile import Provenance
     from cleveragents.reading.problems import Problem
+    from cleveragents.reading.rules import Rule
 
     from ..diff import DiffReport
     from ..resolve import Resolution
@@ -41,6 +42,7 @@ class TextReporter(Reporter):
         "check": "a line per problem and a summary",
         "diff": "a line per change and a summary",
         "resolve": "for people",
+        "rules": "for people",
     }
 
     def _problem_lines(self, problems: Sequence[Problem]) -> list[str]:
@@ -111,6 +113,11 @@ class TextReporter(Reporter):
                 for text, applied in ignored.items()
             ]
         return "\n".join(lines) + "\n"
+
+    def rules(self, rule: Rule | None) -> str:
+        from ..rule_docs import rule_text, rules_list
+
+        return rules_list() if rule is None else rule_text(rule)
 
 
 def diff_summary(report: DiffReport) -> str:
