@@ -2,7 +2,8 @@
 rule in the catalogue is reported by something a test runs: the examples under examples/
 checked as either kind by the real CLI, `diff` between the valid examples (and
 examples/diff, which holds files only this comparison needs), and the few
-situations no example file can hold (a missing path, a directory, a FIFO, a file over 1 MiB).
+situations no example file can hold (a missing path, a directory, a FIFO, a file over 1 MiB,
+and a git repository with a transformed profile, a link out of it and a changed submodule).
 
 A new rule therefore needs an example (or a situation here) that shows it; a problem with an
 id the catalogue does not know fails here before it reaches a user."""
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 from capture_cli_snapshots import example_files
 from conftest import REPO_ROOT, console_script
+from git_repos import git, new_repository
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
@@ -60,6 +62,29 @@ def situations(folder: Path) -> list[str]:
     return [str(folder / f"{name}.safety_profile.yaml") for name in names]
 
 
+def git_rules(folder: Path) -> set[str]:
+    """The rules of `diff --git` in a repository where a profile is a link out of it, another
+    is transformed by a git attribute, and a submodule changed."""
+    profile = "require_sandbox: true\n"
+    (folder / "inner").mkdir()
+    (folder / "outer").mkdir()
+    inner = new_repository(folder / "inner", {"a.safety_profile.yaml": profile})
+    (folder / "outside.yaml").write_text(profile, encoding="utf-8")
+    outer = new_repository(folder / "outer", {"prod.safety_profile.yaml": profile})
+    git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+    (outer / ".gitattributes").write_text("*.yaml ident\n", encoding="utf-8")
+    os.symlink("../outside.yaml", outer / "loop.safety_profile.yaml")
+    git(outer, "add", "-A")
+    result = subprocess.run(
+        [CLI, "diff", "--git", "HEAD", "--format", "json"],
+        cwd=outer,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return {problem["rule"] for problem in json.loads(result.stdout)["problems"]}
+
+
 def diff_rules(kind: str, files: Iterable[str], capsys: pytest.CaptureFixture[str]) -> set[str]:
     """The rules of every change `diff` finds between each ordered pair of `files`."""
     found = set()
@@ -87,6 +112,8 @@ def test_every_rule_reported_is_in_the_catalogue_and_every_rule_is_reported(
     profiles = example_files("valid") + example_files("diff")
     reported |= diff_rules("profile", profiles, capsys)
     reported |= diff_rules("action", example_files("actions/valid"), capsys)
+    (tmp_path / "git").mkdir()
+    reported |= git_rules(tmp_path / "git")
 
     assert {rule for rule in reported if find_rule(rule) is None} == set()
     assert reported & NOT_FROM_FILES == set()

@@ -130,6 +130,33 @@ class Rule(enum.StrEnum):
         "device, or another operating-system error (the message gives it).",
         "Make the file readable, or pass a regular YAML file.",
     )
+    # -- files git would not check out as committed ---------------------------------------------
+    GIT_ATTRIBUTE = RuleDoc(
+        "git.attribute",
+        "A profile a git attribute transforms",
+        "A `filter`, `working-tree-encoding` or `ident` attribute makes the checked-out file "
+        "differ from the committed one, so what is reviewed is not what a program reads.",
+        "Remove the attribute for profile files (.gitattributes).",
+        "error",
+        "git applies the attribute on checkout; a reader of the repository's blobs does not.",
+    )
+    GIT_LINK = RuleDoc(
+        "git.link",
+        "A profile link that leaves the repository or leads nowhere",
+        "A profile that is a symbolic link must lead to a file committed in the repository; a "
+        "link whose target's name reads as a YAML mapping becomes that text in a checkout "
+        "without links.",
+        "Make the profile a regular file, or link it to a file committed in the repository.",
+        "error",
+        "A checkout without links (core.symlinks=false, Windows' default) writes the link as a "
+        "file holding its target's name.",
+    )
+    GIT_SUBMODULE = RuleDoc(
+        "git.submodule",
+        "A changed submodule",
+        "The profiles in a submodule are not compared by the repository that holds it.",
+        "Run safety-profile diff --git in the submodule.",
+    )
     # -- text ----------------------------------------------------------------------------------
     YAML_TOO_LARGE = RuleDoc(
         "yaml.too-large",

@@ -249,6 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --git: compare REV with REV2 (default: the working tree)",
     )
     diff.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="with --git or --pre-commit: the safety profile an added profile is compared "
+        "with, each looser field a loosening (default: DEFAULT_SAFETY_PROFILE)",
+    )
+    diff.add_argument(
         "--pre-commit",
         action="store_true",
         help="what the pre-commit hook runs, see above (default: off)",
@@ -366,7 +372,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .diff import diff_files, diff_options
+    from .diff import DiffReport, diff_files, diff_options, load_baseline
     from .git_versions import GitComparison, GitError, diff_against_git, pre_commit_comparison
     from .usage import UsageError
 
@@ -377,19 +383,26 @@ def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     kind = KINDS[options.kind]
     try:
-        if options.pre_commit:
-            report = diff_against_git(kind, pre_commit_comparison(os.environ), options.paths)
-        elif options.git is not None:
-            git = GitComparison(options.git, new_rev=options.to, staged=options.staged)
-            report = diff_against_git(kind, git, options.paths)
-        else:
+        if options.git is None and not options.pre_commit:
             report = diff_files(kind, *options.paths)
+        else:
+            git = (
+                GitComparison(options.git, new_rev=options.to, staged=options.staged)
+                if options.git is not None
+                else pre_commit_comparison(os.environ)
+            )
+            baseline = load_baseline(options.baseline)
+            if isinstance(baseline, DiffReport):  # the baseline itself is invalid
+                report = baseline
+            else:
+                report = diff_against_git(kind, git, options.paths, baseline=baseline)
     except GitError as error:
-        print(f"safety-profile: {error}", file=sys.stderr)
+        _error_line(str(error))
         return EXIT_USAGE
     _emit(reporter(options.output_format, options.colour).diff(report))
     if options.pre_commit and report.failed and not report.problems:
-        _emit(SKIP_HINT)
+        # On standard error: json and sarif on standard output stay one document.
+        sys.stderr.write(SKIP_HINT)
     return EXIT_INVALID if report.failed else EXIT_OK
 
 

@@ -13,6 +13,7 @@ __all__ = ["FAMILIES", "rule_json", "rule_text", "rules_json", "rules_list", "ru
 # The families of ids, in the order a file meets them, with what each is about.
 FAMILIES: dict[str, str] = {
     "file": "Files that cannot be read",
+    "git": "Files git would not check out as committed (check, diff --git)",
     "yaml": "YAML the toolkit does not read (one file, one meaning for every reader)",
     "root-type": "The document's shape",
     "schema": "Values the schema (or a rule JSON Schema cannot express) does not allow",

@@ -44,7 +44,9 @@ def _artifact_uri(file: str) -> str:
     repository root), with `:` and other reserved characters escaped."""
     if os.path.isabs(file):
         return Path(file).as_uri()
-    return quote(file.replace(os.sep, "/"), safe="/")
+    # RFC 3986: every byte of the name but the unreserved ones and `/` percent-encoded, a name
+    # that is not UTF-8 by its own bytes.
+    return quote(os.fsencode(file.replace(os.sep, "/")), safe="/")
 
 
 def _location(result: SarifResult) -> dict[str, object]:
