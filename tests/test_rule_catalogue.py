@@ -36,6 +36,8 @@ NOT_FROM_FILES = {
     Rule.SCHEMA_INVISIBLE_CHARACTERS,
     # The safety net for a validation error type the catalogue does not name.
     Rule.SCHEMA_OTHER,
+    # A bug, which the language server shows as a diagnostic rather than stop serving.
+    Rule.INTERNAL_ERROR,
 }
 
 

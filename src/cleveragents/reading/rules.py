@@ -547,6 +547,14 @@ class Rule(enum.StrEnum):
         "Check it as that kind: --kind action or --kind profile.",
         "hint",
     )
+    INTERNAL_ERROR = RuleDoc(
+        "internal-error",
+        "An internal error",
+        "The toolkit failed on this file: a bug. The language server shows it as a diagnostic "
+        "and keeps serving; the CLI prints it on standard error.",
+        "Report it, with the file if you can (safety-profile check --traceback FILE shows "
+        "where it failed).",
+    )
     # -- diff: what a change does --------------------------------------------------------------
     LOOSENS_REMOVED = RuleDoc(
         "loosens.removed",

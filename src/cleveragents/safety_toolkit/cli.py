@@ -265,6 +265,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="OLD NEW; with --git or --pre-commit, files or folders to compare",
     )
+    lsp = add_command("lsp")
+    # Editors' configurations often pass --stdio; standard input and output is the only way.
+    lsp.add_argument(
+        "--stdio",
+        action="store_true",
+        help="serve over standard input and output, the only transport (default: on)",
+    )
     for command, handler in (
         (check, run_check),
         (schema, run_schema),
@@ -273,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
         (resolve, run_resolve),
         (rules, run_rules),
         (diff, partial(run_diff, diff)),
+        (lsp, run_lsp),
     ):
         command.set_defaults(handler=handler)
     return parser
@@ -404,6 +412,21 @@ def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         # On standard error: json and sarif on standard output stay one document.
         sys.stderr.write(SKIP_HINT)
     return EXIT_INVALID if report.failed else EXIT_OK
+
+
+def run_lsp(args: argparse.Namespace) -> int:
+    try:
+        from .language_server import serve
+    except ImportError as error:
+        if error.name is None or error.name.split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        _error_line(
+            "the language server needs the lsp extra: "
+            "pip install 'cleveragents-safety-profile[lsp]'"
+        )
+        return EXIT_USAGE
+    serve()
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

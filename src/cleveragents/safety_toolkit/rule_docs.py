@@ -18,6 +18,7 @@ FAMILIES: dict[str, str] = {
     "root-type": "The document's shape",
     "schema": "Values the schema (or a rule JSON Schema cannot express) does not allow",
     "kind": "Hints",
+    "internal-error": "Bugs",
     "loosens": "diff: a change that loosens a profile",
     "tightens": "diff: a change that tightens a profile",
     "added": "diff: a profile with nothing to compare it with",
