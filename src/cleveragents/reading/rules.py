@@ -135,7 +135,9 @@ class Rule(enum.StrEnum):
         "git.attribute",
         "A profile a git attribute transforms",
         "A `filter`, `working-tree-encoding` or `ident` attribute makes the checked-out file "
-        "differ from the committed one, so what is reviewed is not what a program reads.",
+        "differ from the committed one, and `export-subst` or `export-ignore` the file `git "
+        "archive` writes (or leaves out), so what is reviewed is not what a program reads. "
+        "Patterns are matched in any case too, as clones on macOS and Windows match them.",
         "Remove the attribute for profile files (.gitattributes).",
         "error",
         "git applies the attribute on checkout; a reader of the repository's blobs does not.",
@@ -143,9 +145,10 @@ class Rule(enum.StrEnum):
     GIT_LINK = RuleDoc(
         "git.link",
         "A profile link that leaves the repository or leads nowhere",
-        "A profile that is a symbolic link must lead to a file committed in the repository; a "
-        "link whose target's name reads as a YAML mapping becomes that text in a checkout "
-        "without links.",
+        "A profile that is a symbolic link must lead to a file committed in the repository, "
+        "through folders that exist (as the kernel follows it); a link whose target's name "
+        "reads as a YAML mapping becomes that text in a checkout without links. A submodule "
+        "or folder in a profile's place is reported too.",
         "Make the profile a regular file, or link it to a file committed in the repository.",
         "error",
         "A checkout without links (core.symlinks=false, Windows' default) writes the link as a "
