@@ -402,7 +402,11 @@ def run_diff(options: DiffOptions) -> int:
         if options.git is None:
             report = diff_files(kind, *options.paths)
         else:
-            report = diff_against_git(kind, options.git, options.paths)
+            # The pre-commit stage's loosening hook leaves an invalid staged file's problems to
+            # the check hook, which checks those very bytes (pre-commit stashes what is not
+            # staged); on a push, that hook reads the working tree, not the pushed commits.
+            defer = options.pre_commit and options.git.staged
+            report = diff_against_git(kind, options.git, options.paths, defer_invalid=defer)
     except GitError as error:
         print(f"safety-profile: {error}", file=sys.stderr)
         return EXIT_USAGE

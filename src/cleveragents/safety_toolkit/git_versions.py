@@ -311,8 +311,11 @@ def diff_against_git(
     comparison: GitComparison,
     user_paths: Sequence[str] = (),
     folder: str | os.PathLike[str] = ".",
+    *,
+    defer_invalid: bool = False,
 ) -> DiffReport:
-    """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides.
+    """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides;
+    `defer_invalid` as `compare_versions` takes it.
 
     Raises GitError when git cannot answer (not a repository, an unknown revision)."""
     repository = Repository(folder)
@@ -340,5 +343,5 @@ def diff_against_git(
             results.append(([], [file_problem(error, name)]))
         else:
             old, new, name = versions
-            results.append(compare_versions(kind, old, new, name))
+            results.append(compare_versions(kind, old, new, name, defer_invalid=defer_invalid))
     return build_report(results)
