@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from cleveragents.reading.problems import Problem
+from cleveragents.reading.problems import Problem, field_prefix
 from cleveragents.reading.terminal_text import visible
 
 Reporter = Callable[[Sequence[Problem], int, bool], str]
@@ -101,7 +101,7 @@ def github_command(
 
 
 def problem_github_command(problem: Problem) -> str:
-    field = f"{visible(problem.path)}: " if problem.path else ""
+    field = visible(field_prefix(problem.path))
     command = "error" if problem.severity == "error" else "notice"
     return github_command(
         command, problem.file, problem.line, problem.column, problem.rule, field + problem.message

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from cleveragents.reading.problems import Problem
+from cleveragents.reading.problems import Problem, field_prefix
 
 __all__ = ["SARIF_SCHEMA", "SarifResult", "SarifRule", "problem_result", "sarif_log"]
 
@@ -170,7 +170,7 @@ def check_rule(rule_id: str) -> SarifRule:
 
 
 def problem_result(problem: Problem) -> SarifResult:
-    field = f"{problem.path}: " if problem.path else ""
+    field = field_prefix(problem.path)
     return SarifResult(
         check_rule(problem.rule),
         field + problem.message,
