@@ -213,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--schema",
         metavar="LOCATION",
         help="what the modeline points editors at: a URL, a file URI or a path relative to FILE "
-        "(default: the installed schema file, which works offline)",
+        "(default: a copy of the schema in FILE's git repository, by a path relative to FILE; "
+        "else the schema's published URL, its $id)",
     )
 
     resolve = add_command("resolve")
@@ -359,7 +360,7 @@ def run_init(path: str, schema_location: str | None) -> int:
 
     shown = visible(path)
     try:
-        create_starter_file(Path(path), installed_starter_profile(schema_location))
+        create_starter_file(Path(path), installed_starter_profile(Path(path), schema_location))
     except SchemaLocationError as error:
         _error_line(f"--schema: {error}")
         return EXIT_USAGE
