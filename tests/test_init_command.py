@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -77,9 +78,11 @@ def test_in_a_repository_holding_the_schema_the_modeline_is_relative_to_the_file
                 SCHEMA["$id"], SCHEMA["$id"].replace("/v", "/v0.0.")
             ),
             "config/build/safety_profile.schema.json": schema_text,
+            "config/broken/safety_profile.schema.json": "{not json",
             ".gitignore": "build/\n",
         },
     )
+    (tmp_path / os.fsdecode(b"config/\xff.yaml")).write_bytes(b"{}\n")  # a name that is not UTF-8
     assert safety_profile("init", "config/prod.safety_profile.yaml", cwd=tmp_path).returncode == 0
     modeline = MODELINE_PREFIX + "../schemas/safety_profile.schema.json"
     assert first_line(tmp_path / "config/prod.safety_profile.yaml") == modeline

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cleveragents.reading.files import read_regular_file
+
 from .kinds import KINDS
 from .show import yaml_value
 
@@ -71,8 +73,8 @@ def portable_schema_location(path: Path, schema_id: str, schema_name: str) -> st
     folder = Path(os.path.realpath(path.parent))
     copies = []
     for copy in _repository_files(folder, schema_name):
-        try:
-            same = json.loads(copy.read_text(encoding="utf-8")).get("$id") == schema_id
+        try:  # a regular file, read no further than the loader's limit
+            same = json.loads(read_regular_file(str(copy)).data).get("$id") == schema_id
         except (OSError, ValueError, AttributeError):
             continue  # unreadable, not JSON, or not an object: not the schema
         relative = Path(os.path.relpath(copy, folder)).as_posix()
@@ -88,12 +90,11 @@ def _repository_files(folder: Path, name: str) -> list[Path]:
 
     def git(*args: str) -> str | None:
         try:
-            result = subprocess.run(
-                ["git", *args], cwd=folder, capture_output=True, check=False, text=True
-            )
+            result = subprocess.run(["git", *args], cwd=folder, capture_output=True, check=False)
         except OSError:  # no git, or the folder is missing
             return None
-        return result.stdout if result.returncode == 0 else None
+        # Names are bytes: any that are not UTF-8 come back as they are on disk.
+        return os.fsdecode(result.stdout) if result.returncode == 0 else None
 
     top = git("rev-parse", "--show-toplevel")
     listed = git(
@@ -108,7 +109,7 @@ def _repository_files(folder: Path, name: str) -> list[Path]:
     )
     if top is None or listed is None:
         return []
-    root = Path(top.rstrip("\n"))
+    root = Path(top.removesuffix("\n"))
     return [root / entry for entry in dict.fromkeys(listed.split("\0")) if entry]
 
 
