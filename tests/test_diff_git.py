@@ -237,6 +237,13 @@ def test_pre_commit_mode_reports_an_invalid_staged_file_in_one_line(tmp_path: Pa
             "(or run: safety-profile check --kind action actions/c.yaml)",
         )
     ]
+    sarif = run("diff", "--pre-commit", "--kind", "action", "--format", "sarif", cwd=tmp_path)
+    (rule,) = [
+        rule
+        for rule in json.loads(sarif.stdout)["runs"][0]["tool"]["driver"]["rules"]
+        if rule["id"] == "diff.invalid"
+    ]
+    assert rule["shortDescription"]["text"] == "An invalid file, reported by the check hook"
     # Outside the pre-commit stage nothing is deferred.
     staged = run("diff", "--git", "HEAD", "--staged", cwd=tmp_path)
     assert "-a.safety_profile.yaml:1:23: error: max_retries_per_step: 500" in staged.stdout

@@ -140,6 +140,12 @@ _FAMILIES: dict[str, tuple[str, str]] = {
         "A document that is not a mapping",
         "A safety profile (or an action) is a mapping of field names to values.",
     ),
+    "diff": (
+        "An invalid file, reported by the check hook",
+        "The loosening hook cannot compare a staged file that is invalid and fails; the "
+        "check hook beside it (safety-profile, or safety-profile-action) reports why, and "
+        "`safety-profile check FILE` shows it.",
+    ),
 }
 
 _SHORT: dict[str, str] = {
