@@ -19,7 +19,7 @@ from typing import Any
 from cleveragents.reading.files import read_regular_file
 
 from .kinds import KINDS
-from .show import yaml_value
+from .rendering import yaml_value
 
 COMMENT_WIDTH = 100
 
