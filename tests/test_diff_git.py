@@ -229,3 +229,59 @@ def test_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
     result = run("diff", "--git", "HEAD", cwd=tmp_path)
     assert result.returncode == 2
     assert "is not inside a git repository" in result.stderr
+
+
+def test_pre_commit_mode_reports_an_invalid_staged_file_in_one_line(tmp_path: Path) -> None:
+    """The check hook reports an invalid staged profile; the loosening hook says it is invalid
+    in one line and fails. Problems no check hook reports stay in full: a file not named like
+    the kind's (under a PATH argument), an invalid old version, and what a push compares."""
+    bad = "max_retries_per_step: 500\n"
+    new_repository(
+        tmp_path,
+        {"-a.safety_profile.yaml": "{}\n", "profiles/b.yaml": "{}\n", "actions/c.yaml": bad},
+    )
+    write_files(
+        tmp_path,
+        {"-a.safety_profile.yaml": bad, "profiles/b.yaml": bad, "actions/c.yaml": "name: [x\n"},
+    )
+    git(tmp_path, "add", "-A")
+    result = run("diff", "--pre-commit", "--", "-a.safety_profile.yaml", "profiles", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "-a.safety_profile.yaml: error: invalid, so it cannot be compared; the safety-profile "
+        "hook reports why (or run: safety-profile check -- -a.safety_profile.yaml)",
+        "profiles/b.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100",
+        "2 files invalid (2 files compared)",
+    ]
+    action = run("diff", "--pre-commit", "--kind", "action", "--format", "json", cwd=tmp_path)
+    problems = [(p["file"], p["rule"], p["message"]) for p in json.loads(action.stdout)["problems"]]
+    assert action.returncode == 1
+    # The old version's problems are no hook's: in full, marked as the version in HEAD.
+    assert problems[0] == (
+        "actions/c.yaml",
+        "diff.invalid",
+        "invalid, so it cannot be compared; the safety-profile-action hook reports why "
+        "(or run: safety-profile check --kind action actions/c.yaml)",
+    )
+    assert len(problems) > 1
+    assert all(message.endswith("(the version in HEAD)") for *_, message in problems[1:])
+    sarif = run("diff", "--pre-commit", "--kind", "action", "--format", "sarif", cwd=tmp_path)
+    (rule,) = [
+        rule
+        for rule in json.loads(sarif.stdout)["runs"][0]["tool"]["driver"]["rules"]
+        if rule["id"] == "diff.invalid"
+    ]
+    assert rule["shortDescription"]["text"] == "An invalid file, reported by the check hook"
+    # Outside the pre-commit stage nothing is deferred.
+    staged = run("diff", "--git", "HEAD", "--staged", cwd=tmp_path)
+    assert "-a.safety_profile.yaml:1:23: error: max_retries_per_step: 500" in staged.stdout
+    git(tmp_path, "commit", "-q", "-m", "invalid")
+    pushed = run(
+        "diff",
+        "--pre-commit",
+        cwd=tmp_path,
+        PRE_COMMIT_FROM_REF=git(tmp_path, "rev-parse", "HEAD~1").strip(),
+        PRE_COMMIT_TO_REF=git(tmp_path, "rev-parse", "HEAD").strip(),
+    )
+    assert "-a.safety_profile.yaml:1:23: error: max_retries_per_step: 500" in pushed.stdout
+    assert "cannot be compared" not in pushed.stdout

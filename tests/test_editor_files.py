@@ -6,9 +6,11 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 import yaml
@@ -132,6 +134,19 @@ def test_schemastore_catalog_entry_is_ready_to_submit() -> None:
     assert entry["description"]
     assert entry["url"] == SCHEMA["$id"]
     assert entry["url"].startswith("https://")
+
+
+def test_each_schema_id_is_where_this_release_publishes_it() -> None:
+    """`$id` is the schema file at this version's tag in the project's repository (pyproject's
+    Homepage), as raw.githubusercontent.com serves it: what `init` writes when a repository
+    holds no copy and what the SchemaStore entry names. A release that bumps the version moves
+    it (and `datamodel-codegen` and scripts/generate_validators.py run again)."""
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    homepage = urlparse(project["urls"]["Homepage"])
+    assert homepage.netloc == "github.com"
+    base = f"https://raw.githubusercontent.com{homepage.path}/v{project['version']}/schema"
+    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        assert json.loads(path.read_text(encoding="utf-8"))["$id"] == f"{base}/{path.name}"
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -184,17 +184,6 @@ def test_valid_profiles_get_no_diagnostics(editor: Editor, example: Path) -> Non
     assert editor.client.diagnostics(editor.open_profile(text)) == []
 
 
-def test_the_file_init_writes_is_read_with_its_modeline(editor: Editor, tmp_path: Path) -> None:
-    written = tmp_path / "safety_profile.yaml"
-    assert _safety_profile("init", str(written)).returncode == 0
-    text = written.read_text(encoding="utf-8")
-    uri = editor.open(text)
-    assert editor.client.diagnostics(uri) == []
-    line = text.splitlines().index("require_sandbox: true")
-    hover = editor.client.hover(uri, line, 3)
-    assert SCHEMA["properties"]["require_sandbox"]["markdownDescription"] in hover
-
-
 def test_the_readme_modeline_gives_completion(editor: Editor) -> None:
     readme_modeline = modeline_block(SECTION, PROFILE_SCHEMA_PATH.name)
     uri = editor.open(readme_modeline + "\n")

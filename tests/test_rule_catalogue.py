@@ -66,7 +66,8 @@ def situations(folder: Path) -> list[str]:
 
 def git_rules(folder: Path) -> set[str]:
     """The rules of `diff --git` in a repository where a profile is a link out of it, another
-    is transformed by a git attribute, and a submodule changed."""
+    is transformed by a git attribute, and a submodule changed; and of `diff --pre-commit` in
+    one where an invalid profile is staged."""
     profile = "require_sandbox: true\n"
     (folder / "inner").mkdir()
     (folder / "outer").mkdir()
@@ -84,7 +85,19 @@ def git_rules(folder: Path) -> set[str]:
         text=True,
         check=False,
     )
-    return {problem["rule"] for problem in json.loads(result.stdout)["problems"]}
+    rules = {problem["rule"] for problem in json.loads(result.stdout)["problems"]}
+    (folder / "staged").mkdir()
+    staged = new_repository(folder / "staged", {"README.md": "a project\n"})
+    (staged / "bad.safety_profile.yaml").write_text("max_retries_per_step: 500\n", encoding="utf-8")
+    git(staged, "add", "-A")
+    result = subprocess.run(
+        [CLI, "diff", "--pre-commit", "--format", "json"],
+        cwd=staged,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return rules | {problem["rule"] for problem in json.loads(result.stdout)["problems"]}
 
 
 def diff_rules(kind: str, files: Iterable[str], capsys: pytest.CaptureFixture[str]) -> set[str]:

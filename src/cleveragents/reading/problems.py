@@ -42,9 +42,15 @@ def render_line(file: str, line: int, column: int, path: str, label: str, messag
     comes from the file escaped for a terminal."""
     shown_file = visible(file)
     where = f"{shown_file}:{line}:{column}" if line else shown_file
-    field = f"{visible(path)}: " if path else ""
+    field = visible(field_prefix(path))
     # Messages quote file text with repr, which already escapes backslashes.
     return f"{where}: {label}: {field}{visible(message, escape_backslashes=False)}"
+
+
+def field_prefix(path: str) -> str:
+    """`FIELD: `, what a message for people starts with; nothing for the file (``) or the
+    document as a whole (`$`, which JSON output keeps as its path: it reads as noise)."""
+    return "" if path in ("", "$") else f"{path}: "
 
 
 def render_loc(loc: Loc) -> str:

@@ -566,6 +566,15 @@ class Rule(enum.StrEnum):
         "layer's profile (plan > action > project > global), which may be looser.",
         _LOOSENS_FIX,
     )
+    DIFF_INVALID = RuleDoc(
+        "diff.invalid",
+        "An invalid file, reported by the check hook",
+        "The loosening hook (diff --pre-commit) cannot compare a staged file that is invalid, "
+        "and fails: a file it cannot compare may still read as looser to another program. The "
+        "check hook beside it (safety-profile, or safety-profile-action) reports the same "
+        "bytes' problems, so this is one line, not a second copy of them.",
+        "Fix what `safety-profile check FILE` (or the check hook) reports.",
+    )
     ADDED = RuleDoc(
         "added",
         "A safety profile was added",

@@ -8,6 +8,7 @@ versions come from files or from git (`git_versions`); this module only compares
 from __future__ import annotations
 
 import enum
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -216,21 +217,50 @@ def _deleted(kind: DocumentKind, old: Version, file: str) -> list[Finding]:
     return [_whole_profile(Verdict.LOOSENS, file, None, _dump(loaded.profile))]
 
 
+# The hook that checks each kind's files (.pre-commit-hooks.yaml; a test keeps them equal).
+CHECK_HOOKS = {"profile": "safety-profile", "action": "safety-profile-action"}
+
+
+def deferred_problem(kind: DocumentKind, file: str) -> Problem:
+    """An invalid new version in one line, for the loosening hook: the check hook beside it
+    reports the same bytes' problems, and they are not repeated; the command shows them to a
+    user who runs the loosening hook alone. An error all the same: an invalid file never passes
+    by not being comparable."""
+    kind_option = [] if kind.name == "profile" else ["--kind", kind.name]
+    options_end = ["--"] if file.startswith("-") else []
+    command = shlex.join(["safety-profile", "check", *kind_option, *options_end, file])
+    return Problem(
+        file,
+        0,
+        0,
+        "",
+        f"invalid, so it cannot be compared; the {CHECK_HOOKS[kind.name]} hook reports why "
+        f"(or run: {command})",
+        Rule.DIFF_INVALID,
+    )
+
+
 def compare_versions(
     kind: DocumentKind,
     old: Version,
     new: Version,
     file: str,
     baseline: Baseline | None = None,
+    *,
+    defer_invalid: bool = False,
 ) -> tuple[list[Finding], list[Problem]]:
     """Compare two versions of one file; `file` is how findings name it. A version whose data
     is None does not exist: the file was added or deleted. A profile that is new here is
-    compared with `baseline` (default: DEFAULT_SAFETY_PROFILE)."""
+    compared with `baseline` (default: DEFAULT_SAFETY_PROFILE). `defer_invalid`: an invalid new
+    version named like the kind's files (so the check hook checks it too) is reported in one
+    line (`deferred_problem`), not problem by problem."""
     if old.data is None and new.data is None:
         return [], []
     if new.data is None:
         return _deleted(kind, old, file), []
     loaded_new = _load(kind, new)
+    if defer_invalid and isinstance(loaded_new, tuple) and kind.matches(file):
+        loaded_new = (deferred_problem(kind, new.name),)
     loaded_old: _Loaded | tuple[Problem, ...] | None = None
     if old.data is not None:
         loaded_old = _load(kind, old)

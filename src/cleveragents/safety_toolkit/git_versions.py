@@ -393,9 +393,12 @@ def diff_against_git(
     user_paths: Sequence[str] = (),
     folder: str | os.PathLike[str] = ".",
     baseline: Baseline | None = None,
+    *,
+    defer_invalid: bool = False,
 ) -> DiffReport:
     """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides, as
-    a checkout of each side holds it; an added profile is compared with `baseline`.
+    a checkout of each side holds it; an added profile is compared with `baseline`;
+    `defer_invalid` as `compare_versions` takes it.
 
     Raises GitError when git cannot answer (not a repository, an unknown revision)."""
     repository = Repository(folder)
@@ -449,6 +452,7 @@ def diff_against_git(
                 Version(name, new_bytes),
                 name,
                 baseline,
+                defer_invalid=defer_invalid,
             )
         )
     results += [

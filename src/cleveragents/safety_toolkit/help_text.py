@@ -62,7 +62,8 @@ Invalid files are reported as `check` reports them.
                          PATHs, every YAML file at or under them.
   --pre-commit [PATH ...]  what the safety-profile-loosening hook runs: PRE_COMMIT_FROM_REF
                          against PRE_COMMIT_TO_REF when pre-commit sets them (pre-push), else
-                         HEAD against the staged content.
+                         HEAD against the staged content. A staged file named like the
+                         kind's is, when invalid, one line: the check hook reports why.
 
 --kind action compares the safety_profile of action files; an action that loses its profile
 loosens.

@@ -22,6 +22,7 @@ FAMILIES: dict[str, str] = {
     "loosens": "diff: a change that loosens a profile",
     "tightens": "diff: a change that tightens a profile",
     "added": "diff: a profile with nothing to compare it with",
+    "diff": "diff --pre-commit: an invalid staged file, which the check hook reports",
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from cleveragents.reading.problems import field_prefix
 from cleveragents.reading.terminal_text import visible
 
 from .base import Reporter
@@ -41,7 +42,7 @@ def _command(command: str, file: str, line: int, column: int, title: str, messag
 
 
 def _problem_command(problem: Problem) -> str:
-    field = f"{visible(problem.path)}: " if problem.path else ""
+    field = visible(field_prefix(problem.path))
     command = "error" if problem.severity == "error" else "notice"
     return _command(
         command, problem.file, problem.line, problem.column, problem.rule, field + problem.message

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from cleveragents.reading.problems import Problem
+from cleveragents.reading.problems import Problem, field_prefix
 from cleveragents.reading.rules import Rule
 
 __all__ = ["SARIF_SCHEMA", "SarifResult", "problem_result", "sarif_log"]
@@ -117,7 +117,7 @@ def sarif_log(results: Sequence[SarifResult]) -> str:
 
 
 def problem_result(problem: Problem) -> SarifResult:
-    field = f"{problem.path}: " if problem.path else ""
+    field = field_prefix(problem.path)
     return SarifResult(
         problem.rule,
         field + problem.message,
