@@ -56,7 +56,7 @@ def test_a_users_strict_mypy_reads_the_public_types(tmp_path: Path) -> None:
     )
     # Only the deliberate mistake: the package's types are read (not Any), and nothing else fails.
     assert result.stdout.splitlines()[:-1] == [
-        f"{user.name}:5: error: Incompatible types in assignment (expression has type \"int\","
+        f'{user.name}:5: error: Incompatible types in assignment (expression has type "int",'
         ' variable has type "str")  [assignment]'
     ], result.stdout
 

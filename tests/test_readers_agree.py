@@ -52,7 +52,7 @@ def readme_rows() -> tuple[Row, ...]:
     rows = []
     for line in table.splitlines()[2:]:  # after the header and its rule
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        link = re.search(r"\]\((?:https://github.com/[^)]*/blob/main/)?(examples/[^)]+)\)", cells[1])
+        link = re.search(r"\]\((?:https://[^)]*/blob/main/)?(examples/[^)]+)\)", cells[1])
         assert link, f"each row links its example file: {line}"
         rows.append(Row(cells[0], link.group(1), *map(_verdict, cells[2:5])))
     return tuple(rows)
