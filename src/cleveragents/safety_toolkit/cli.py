@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from .git_versions import GitComparison
 from .reporters import REPORTERS
 
+# The shells `safety-profile completion` writes a script for (shtab writes them).
+COMPLETION_SHELLS = ("bash", "zsh", "fish")
+
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 EPILOG = """\
@@ -114,6 +117,19 @@ def _error_line(text: str) -> None:
     print(f"safety-profile: {visible(text, escape_backslashes=False)}", file=sys.stderr)
 
 
+class _TopLevelFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse measures the commands' names two columns left of where it prints them, so the
+    longest (`completion`) would push its summary to the next line: count those two columns."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction):
+            self._action_max_length = max(
+                self._action_max_length,
+                max(len(name) for name in action.choices) + self._current_indent + 2,
+            )
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse quotes the arguments it refuses as given: escape them for the terminal.
 
@@ -134,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="safety-profile",
         description="Check, show and describe CleverAgents Safety Profile YAML files.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_TopLevelFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
@@ -275,6 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="OLD NEW; with --git or --pre-commit, files or folders to compare",
     )
     diff.set_defaults(command_parser=diff)
+
+    completion = add_command("completion")
+    completion.add_argument(
+        "shell",
+        metavar="SHELL",
+        choices=list(COMPLETION_SHELLS),
+        help="bash, zsh or fish: the shell the script is for",
+    )
     return parser
 
 
@@ -392,6 +416,13 @@ def run_resolve(files: dict[str, str | None], output_format: str) -> int:
     return EXIT_OK
 
 
+def run_completion(shell: str) -> int:
+    from .completion import completion_script
+
+    _emit(completion_script(build_parser(), shell))
+    return EXIT_OK
+
+
 def run_diff(options: DiffOptions) -> int:
     from .diff import diff_files
     from .diff_reporters import DIFF_REPORTERS
@@ -427,6 +458,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_schema(args.kind, args.path)
     if args.command == "init":
         return run_init(args.file, args.schema)
+    if args.command == "completion":
+        return run_completion(args.shell)
     if args.command == "resolve":
         files = {
             "plan": args.plan,
