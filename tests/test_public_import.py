@@ -61,7 +61,9 @@ def test_a_users_strict_mypy_reads_the_public_types(tmp_path: Path) -> None:
     ], result.stdout
 
 
-def test_the_wheel_holds_the_licence_and_the_public_package(built_wheel: Path) -> None:
+def test_the_wheel_holds_the_licence_the_public_package_and_output_schemas(
+    built_wheel: Path,
+) -> None:
     wheel = zipfile.ZipFile(built_wheel)
     names = set(wheel.namelist())
     (licence,) = [name for name in names if name.endswith(".dist-info/licenses/LICENSE")]
@@ -69,6 +71,10 @@ def test_the_wheel_holds_the_licence_and_the_public_package(built_wheel: Path) -
     assert {"cleveragents/safety_profile/__init__.py", "cleveragents/safety_profile/py.typed"} <= (
         names
     )
+    schemas = {f"cleveragents/safety_toolkit/output_schemas/{command}.schema.json" for command in (
+        "check", "diff", "resolve", "show"
+    )}  # fmt: skip
+    assert schemas <= names, schemas - names
     (metadata,) = [name for name in names if name.endswith(".dist-info/METADATA")]
     assert "License-Expression: MIT" in wheel.read(metadata).decode()
 

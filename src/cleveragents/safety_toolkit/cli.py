@@ -215,6 +215,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = add_command("show")
     show.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+    show.add_argument(
+        "--format",
+        dest="output_format",
+        choices=["json", "text"],
+        default="text",
+        help="text, YAML lines marked `# from file` or `# default`, for people; json, "
+        "{file, kind, document, origins, problems}, for scripts (default: %(default)s)",
+    )
     show.add_argument("file", metavar="FILE", help="the YAML file to show")
 
     init = add_command("init")
@@ -362,18 +370,20 @@ def run_schema(kind: str, path_only: bool) -> int:
     return EXIT_OK
 
 
-def run_show(kind: str, path: str) -> int:
+def run_show(kind: str, path: str, output_format: str) -> int:
     from cleveragents.reading.loaded_file import load_file
 
     from .check import load_file_checker
-    from .show import render_effective
+    from .show import render_effective, render_json
 
     result, problems = load_file_checker(kind)(load_file(path), path)
-    if result.instance is None:
+    if output_format == "json":
+        _emit(render_json(result.instance, problems, path, kind))
+    elif result.instance is None:
         _emit(REPORTERS["text"](problems, 1, _colour("text")))
-        return EXIT_INVALID
-    _emit(render_effective(result.instance, path))
-    return EXIT_OK
+    else:
+        _emit(render_effective(result.instance, path))
+    return EXIT_INVALID if result.instance is None else EXIT_OK
 
 
 def run_init(path: str, schema_location: str | None) -> int:
@@ -468,7 +478,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             "global": args.global_profile,
         }
         return run_resolve(files, args.output_format)
-    return run_show(args.kind, args.file)
+    return run_show(args.kind, args.file, args.output_format)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

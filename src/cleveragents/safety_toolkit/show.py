@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
+from cleveragents.reading.problems import Problem
 from cleveragents.reading.terminal_text import visible
+
+from .reporters import problem_json
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _RESERVED_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
@@ -57,3 +61,31 @@ def render_effective(instance: BaseModel, source: str) -> str:
     """The whole document: a header naming the source, then `marked_lines`."""
     header = f"# Effective {type(instance).__name__} for {visible(source)}"
     return "\n".join([header, *marked_lines(instance)]) + "\n"
+
+
+def field_origins(instance: BaseModel, prefix: str = "") -> dict[str, str]:
+    """`file` or `default` for each field by dotted path, nested models' fields too: what the
+    text output marks `# from file` or `# default` (the keys of the dumped document)."""
+    origins: dict[str, str] = {}
+    for key in instance.model_dump(mode="json"):
+        origins[prefix + key] = "file" if key in instance.model_fields_set else "default"
+        nested = getattr(instance, key, None)
+        if isinstance(nested, BaseModel):
+            origins.update(field_origins(nested, f"{prefix}{key}."))
+    return origins
+
+
+def render_json(
+    instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+) -> str:
+    """{file, kind, document, origins, problems}: the effective document (null when the file is
+    invalid), where each field's value came from, and check's objects for its problems.
+    ASCII only, as every JSON output: exact, and safe on any terminal."""
+    document = {
+        "file": source,
+        "kind": kind,
+        "document": None if instance is None else instance.model_dump(mode="json"),
+        "origins": {} if instance is None else field_origins(instance),
+        "problems": [problem_json(problem) for problem in problems],
+    }
+    return json.dumps(document, indent=2) + "\n"
