@@ -46,6 +46,8 @@ ELSEWHERE = {
     # Installs from a clone of this repository at a commit, into new environments.
     "Install": "tests/test_install_routes.py",
     "In a database": "tests/test_install_routes.py",
+    # A release commits and tags: run in a temporary clone.
+    "Checklist": "tests/test_release.py",
 }
 
 
