@@ -45,6 +45,12 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     return clone.as_uri(), git(clone, "rev-parse", "HEAD").strip()
 
 
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pre-commit's cache, shared: each hook environment is built once from the commit."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
 def pasted(snippet: str, published: tuple[str, str]) -> str:
     url, commit = published
     return snippet.replace(URL, url).replace(PLACEHOLDER, commit)
@@ -123,7 +129,7 @@ def hook_config(published: tuple[str, str]) -> str:
 
 
 def test_the_pre_commit_snippet_works_in_a_new_repository(
-    tmp_path: Path, published: tuple[str, str]
+    tmp_path: Path, published: tuple[str, str], pre_commit_home: Path
 ) -> None:
     (tmp_path / "project").mkdir()
     project = new_repository(
@@ -134,7 +140,7 @@ def test_the_pre_commit_snippet_works_in_a_new_repository(
             "actions/deploy.yaml": ACTION,
         },
     )
-    home = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+    home = {"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"}
     first = run("pre-commit run --all-files --color never", project, BIN, **home)
     assert first.returncode == 0, first.stdout + first.stderr
     assert re.findall(r"^(.+?)\.+Passed$", first.stdout, flags=re.MULTILINE) == [
@@ -163,7 +169,7 @@ def test_the_pre_commit_snippet_works_in_a_new_repository(
 
 
 def test_the_github_actions_steps_run_in_a_pull_requests_checkout(
-    tmp_path: Path, published: tuple[str, str], installed: Path
+    tmp_path: Path, published: tuple[str, str], installed: Path, pre_commit_home: Path
 ) -> None:
     (workflow,) = [
         text for language, text in code_blocks("Quick start", "In CI: GitHub Actions")
@@ -187,7 +193,7 @@ def test_the_github_actions_steps_run_in_a_pull_requests_checkout(
     git(project, "update-ref", "refs/remotes/origin/main", "HEAD")
     write_files(project, {"config/prod.safety_profile.yaml": LOOSER})
     git(project, "commit", "-qam", "the pull request")
-    home = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+    home = {"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"}
     assert steps[-1]["if"] == "github.event_name == 'pull_request'"
     results = [
         run(pasted(step["run"], published), project, installed, **home) for step in steps[2:]
