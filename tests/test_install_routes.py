@@ -204,3 +204,25 @@ def test_the_github_actions_steps_run_in_a_pull_requests_checkout(
         "::error file=config/prod.safety_profile.yaml,line=1,col=18,"
         "title=loosens.require_sandbox::require_sandbox loosens: true → false\n"
     )
+
+
+def test_every_workflow_is_valid_for_github_actions(tmp_path: Path) -> None:
+    """The workflows in the docs and in .github/workflows/, against GitHub's workflow schema
+    (vendored in check-jsonschema: no network)."""
+    shown = [
+        text
+        for page in documentation_pages()
+        for match in FENCED_BLOCK.finditer(page.read_text(encoding="utf-8"))
+        if match.group(2) == "yaml" and "runs-on:" in (text := match.group(3))
+    ]
+    assert len(shown) >= 2  # the README's CI quick start, the pull request check
+    for number, text in enumerate(shown):
+        (tmp_path / f"shown-{number}.yaml").write_text(text, encoding="utf-8")
+    workflows = sorted((REPO_ROOT / ".github" / "workflows").glob("*.yaml"))
+    files = [*map(str, workflows), *map(str, sorted(tmp_path.glob("shown-*.yaml")))]
+    result = run(
+        f"check-jsonschema --builtin-schema vendor.github-workflows {shlex.join(files)}",
+        tmp_path,
+        BIN,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
