@@ -168,6 +168,24 @@ def test_the_pre_commit_snippet_works_in_a_new_repository(
     )
 
 
+def test_pre_commit_autoupdate_moves_the_commit_pin_to_the_first_tag(tmp_path: Path) -> None:
+    """What the README promises: pinned to a commit now, `pre-commit autoupdate` moves the pin to
+    the release tag once there is one."""
+    (tmp_path / "published").mkdir()
+    clone = committed_copy_of_this_repository(tmp_path / "published")
+    published = (clone.as_uri(), git(clone, "rev-parse", "HEAD").strip())
+    (tmp_path / "project").mkdir()
+    project = new_repository(
+        tmp_path / "project", {".pre-commit-config.yaml": hook_config(published)}
+    )
+    home = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    git(clone, "tag", "-a", "v0.2.0", "-m", "Release 0.2.0")
+    result = run("pre-commit autoupdate", project, BIN, **home)
+    assert result.returncode == 0, result.stdout + result.stderr
+    config = yaml.safe_load((project / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    assert config["repos"][0]["rev"] == "v0.2.0"
+
+
 def test_the_github_actions_steps_run_in_a_pull_requests_checkout(
     tmp_path: Path, published: tuple[str, str], installed: Path, pre_commit_home: Path
 ) -> None:
