@@ -107,16 +107,23 @@ def test_pip_from_the_repository_installs_the_command_the_api_and_the_db_extra(
     )
     assert (check.returncode, check.stdout) == (0, "ok: 1 file valid\n"), check.stderr
     (database_block,) = [text for language, text in code_blocks("Quick start", "In a database")]
-    imports = "\n".join(line for line in database_block.splitlines() if line.startswith("from "))
-    code = (
-        f"{imports}\nfrom cleveragents.safety_profile import __version__, DEFAULT_SAFETY_PROFILE\n"
-        "import alembic, sqlalchemy\nprint(__version__, DEFAULT_SAFETY_PROFILE.require_sandbox)"
+    # The model as shown, then a profile written and read back through it, on SQLite.
+    code = database_block + (
+        "\nfrom sqlalchemy import create_engine\nfrom sqlalchemy.orm import Session\n"
+        "from cleveragents.safety_profile import DEFAULT_SAFETY_PROFILE, __version__\n"
+        "import alembic\n"
+        "engine = create_engine('sqlite://')\nBase.metadata.create_all(engine)\n"
+        "with Session(engine) as session:\n"
+        "    session.add(Action(id=1, name='deploy', safety_profile_json=DEFAULT_SAFETY_PROFILE))\n"
+        "    session.commit()\n"
+        "    stored = session.get(Action, 1).safety_profile_json\n"
+        "print(__version__, stored == DEFAULT_SAFETY_PROFILE, type(stored).__name__)\n"
     )
     python = run(f"python -c {shlex.quote(code)}", installed, installed)
-    assert python.stdout == f"{VERSION} True\n", python.stderr
+    assert python.stdout == f"{VERSION} True SafetyProfile\n", python.stderr
     # The declaration is step 6 of the database set-up, which tests/test_db_setup.py runs.
     step_6 = code_blocks("Persistence (optional [db] extra)", "A new application, step by step")
-    assert database_block.splitlines()[-1] in {text.strip() for _, text in step_6}
+    assert database_block.splitlines()[-1].strip() in {text.strip() for _, text in step_6}
 
 
 def hook_config(published: tuple[str, str]) -> str:
