@@ -5,7 +5,7 @@ from importlib.metadata import version as _version
 
 project = "cleveragents-safety-profile"
 author = "The cleveragents-safety-profile authors"
-copyright = "2026, " + author  # noqa: A001 (Sphinx's setting name)
+copyright = "2026, " + author
 release = _version("cleveragents-safety-profile")
 version = release
 
