@@ -60,9 +60,12 @@ EXPECTED = [
     "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
     "config/moved.safety_profile.yaml:4:22: loosens: require_checkpoints: true → false",
     "config/new.safety_profile.yaml: added: it overrides the next layer; review it whole",
+    # An added profile is compared with what applied before it: the built-in default.
+    "config/new.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true "
+    "(added: looser than DEFAULT_SAFETY_PROFILE)",
     "config/prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
     "config/prod.safety_profile.yaml:2:17: tightens: max_total_cost: 100.0 → 50.0",
-    "3 changes loosen, 1 change tightens, 1 profile added (4 files compared)",
+    "4 changes loosen, 1 change tightens, 1 profile added (4 files compared)",
 ]
 
 
@@ -109,13 +112,15 @@ def test_staged_content_or_another_revision(repository: Path) -> None:
     assert (nothing.returncode, nothing.stdout) == (0, "ok: nothing loosens (0 files compared)\n")
 
 
-def test_an_invalid_old_version_is_named_by_revision_and_path(tmp_path: Path) -> None:
+def test_an_invalid_old_version_is_named_by_path_and_revision(tmp_path: Path) -> None:
     new_repository(tmp_path, {"a.safety_profile.yaml": "max_retries_per_step: 500\n"})
     (tmp_path / "a.safety_profile.yaml").write_text("max_retries_per_step: 5\n", encoding="utf-8")
     result = run("diff", "--git", "HEAD", cwd=tmp_path)
     assert result.returncode == 1
+    # The file is named by its path (annotations and SARIF place it); the message says where.
     assert result.stdout.splitlines()[0] == (
-        "HEAD:a.safety_profile.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100"
+        "a.safety_profile.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100 "
+        "(the version in HEAD)"
     )
 
 
@@ -150,24 +155,35 @@ def test_every_field_both_ways_in_one_run(tmp_path: Path) -> None:
 
 def test_before_the_first_commit_everything_is_added(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q")
-    write_files(tmp_path, {"a.safety_profile.yaml": "require_sandbox: false\n"})
+    write_files(
+        tmp_path,
+        {
+            "a.safety_profile.yaml": "require_sandbox: false\n",
+            "b.safety_profile.yaml": "max_retries_per_step: 1\n",
+        },
+    )
     git(tmp_path, "add", "-A")
     for args in (("--git", "HEAD"), ("--pre-commit",)):
         result = run("diff", *args, cwd=tmp_path)
-        assert (result.returncode, result.stdout.splitlines()[-1]) == (
-            0,
-            "ok: nothing loosens; 1 profile added (1 file compared)",
+        assert (result.returncode, result.stdout.splitlines()[-3:]) == (
+            1,
+            [
+                "a.safety_profile.yaml:1:18: loosens: require_sandbox: true → false "
+                "(added: looser than DEFAULT_SAFETY_PROFILE)",
+                "b.safety_profile.yaml: added: it overrides the next layer; review it whole",
+                "1 change loosens, 2 profiles added (2 files compared)",
+            ],
         )
 
 
 def test_pre_commit_mode_uses_the_refs_pre_commit_sets(repository: Path) -> None:
     # Without the refs: HEAD against the staged content.
     staged = run("diff", "--pre-commit", cwd=repository)
-    assert staged.stdout.splitlines()[-2:] == [
-        "1 change loosens (2 files compared)",
+    assert staged.stdout.splitlines()[-1] == "1 change loosens (2 files compared)"
+    assert staged.stderr == (
         "an intended loosening? commit it with the hook skipped once: "
-        "SKIP=safety-profile-loosening git commit ...",
-    ]
+        "SKIP=safety-profile-loosening git commit ...\n"
+    )
     git(repository, "add", "-A")
     git(repository, "commit", "-q", "-m", "second")
     pushed = run(
@@ -178,7 +194,7 @@ def test_pre_commit_mode_uses_the_refs_pre_commit_sets(repository: Path) -> None
         PRE_COMMIT_TO_REF=git(repository, "rev-parse", "HEAD").strip(),
     )
     assert pushed.returncode == 1
-    assert pushed.stdout.splitlines() == [*EXPECTED, staged.stdout.splitlines()[-1]]
+    assert pushed.stdout.splitlines() == EXPECTED
 
 
 @pytest.mark.parametrize(
@@ -187,6 +203,7 @@ def test_pre_commit_mode_uses_the_refs_pre_commit_sets(repository: Path) -> None
         (("--git", "no-such-branch"), "unknown revision 'no-such-branch'"),
         (("--git=-p",), "'-p' is not a revision"),
         (("--git", "HEAD", "/"), "is outside the repository"),
+        (("a.yaml", "b.yaml", "--baseline", "c.yaml"), "--baseline goes with --git REV"),
     ],
 )
 def test_git_usage_errors_exit_2(repository: Path, args: tuple[str, ...], message: str) -> None:

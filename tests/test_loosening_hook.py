@@ -130,3 +130,75 @@ def test_pre_push_compares_the_pushed_commits(
         'config/prod.safety_profile.yaml:3:27: loosens: allowed_skill_categories: ["deploy"] → [] '
         "(every category)"
     ) in result.stdout
+
+
+def test_a_hostile_change_is_caught_by_the_hook(
+    hook_repo: Path, pre_commit_home: Path, tmp_path: Path
+) -> None:
+    """One commit trying every way that got past the hook: a name git reads as syntax, a link
+    whose target is loosened, an attribute that changes the checkout, a new loose profile, and
+    the whole commit in one report. (A staged name that is not UTF-8 stops pre-commit 4.7
+    itself with a UnicodeDecodeError before any hook runs: the commit fails, closed;
+    `diff --git` on its own takes such names, see test_diff_git_hostile.py.)"""
+    import os
+
+    strict = "require_sandbox: true\n"
+    project = tmp_path / "project"
+    project.mkdir()
+    write_files(
+        project,
+        {
+            "0:prod.safety_profile.yaml": strict,
+            "prod.safety_profile.yaml": strict,
+            "data/team.yaml": strict,
+            "encoded.safety_profile.yaml": strict,
+        },
+    )
+    os.symlink("data/team.yaml", project / "team.safety_profile.yaml")
+    new_repository(project, {})
+    loose = strict.replace("true", "false")
+    write_files(
+        project,
+        {
+            "0:prod.safety_profile.yaml": loose,
+            "data/team.yaml": loose,
+            ".gitattributes": "encoded.safety_profile.yaml filter=lfs\n",
+            "new.safety_profile.yaml": "allow_unsafe_tools: true\n",
+        },
+    )
+    git(project, "add", "-A")
+    result = try_repo(hook_repo, pre_commit_home, project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    for line in (
+        "0:prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
+        "team.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
+        "encoded.safety_profile.yaml: error: in the index: the git attribute filter=lfs",
+        "new.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true (added: looser "
+        "than DEFAULT_SAFETY_PROFILE)",
+    ):
+        assert line in result.stdout, line
+    assert "internal error" not in result.stdout
+
+
+def test_a_push_of_a_whole_new_history_compares_every_profile_with_the_baseline(
+    hook_repo: Path, pre_commit_home: Path, project: Path
+) -> None:
+    """Pushing a branch whose root commit the remote lacks, pre-commit sets no range: every
+    pushed profile is new, compared with DEFAULT_SAFETY_PROFILE (not HEAD with the index,
+    which holds nothing new)."""
+    stage(project, "allow_unsafe_tools: true\n")
+    git(project, "commit", "-q", "-m", "loosen")
+    remote = ("--remote-name", "origin", "--remote-url", "file:///nowhere")
+    branch = git(project, "symbolic-ref", "HEAD").strip()
+    branches = ("--local-branch", branch, "--remote-branch", branch)
+    result = try_repo(
+        hook_repo,
+        pre_commit_home,
+        project,
+        *("--hook-stage", "pre-push", "--all-files", *remote, *branches),
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        "config/prod.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true "
+        "(added: looser than DEFAULT_SAFETY_PROFILE)"
+    ) in result.stdout

@@ -108,16 +108,22 @@ def test_the_driver_and_every_rule_describe_themselves(
 
 
 # -- diff ----------------------------------------------------------------------------------------
+ODD_NAME = os.fsdecode(b"config/caf\xe9\n #?%.safety_profile.yaml")
+
+
 @pytest.fixture(scope="module")
 def diff_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, Any], str, Path]:
     """A change with every kind of result: loosening, tightening, an added and a removed
-    profile, and an invalid file (`:` in a name, escaped in its URI)."""
+    profile, an invalid file (`:` in a name, escaped in its URI), names that are not UTF-8 or
+    hold a newline and URI delimiters, and a file git would transform on checkout."""
     folder = new_repository(
         tmp_path_factory.mktemp("repository"),
         {
             "config/prod.safety_profile.yaml": "require_sandbox: true\nmax_total_cost: 100.0\n",
             "config/gone.safety_profile.yaml": "{}\n",
             "config/odd: name.safety_profile.yaml": "{}\n",
+            ODD_NAME: "require_checkpoints: true\n",
+            "config/enc.safety_profile.yaml": "{}\n",
         },
     )
     write_files(
@@ -126,6 +132,8 @@ def diff_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, A
             "config/prod.safety_profile.yaml": "require_sandbox: false\nmax_total_cost: 5.0\n",
             "config/new.safety_profile.yaml": "{}\n",
             "config/odd: name.safety_profile.yaml": "max_retries_per_step: 500\n",
+            ODD_NAME: "require_checkpoints: false\n",
+            ".gitattributes": "config/enc.* filter=lfs\n",
         },
     )
     git(folder, "rm", "-q", "config/gone.safety_profile.yaml")
@@ -155,6 +163,14 @@ def test_diff_log_is_valid_sarif_with_levels_by_verdict(
         ("added", "informational", "none", "config/new.safety_profile.yaml"),
         ("loosens.require_sandbox", "fail", "error", "config/prod.safety_profile.yaml"),
         ("tightens.max_total_cost", "informational", "none", "config/prod.safety_profile.yaml"),
+        # RFC 3986: the name's own bytes, percent-encoded.
+        (
+            "loosens.require_checkpoints",
+            "fail",
+            "error",
+            "config/caf%E9%0A%20%23%3F%25.safety_profile.yaml",
+        ),
+        ("git.attribute", "fail", "error", "config/enc.safety_profile.yaml"),
     }
     rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
     assert "true is stricter" in rules["loosens.require_sandbox"]["help"]["text"]
@@ -214,3 +230,13 @@ def test_microsofts_sarif_validator_finds_nothing(
     }
     assert faulted
     assert {name for _, name in faulted} == {"broken.sarif"}, faulted
+
+
+def test_check_names_a_file_that_is_not_utf8_by_its_bytes(tmp_path: Path) -> None:
+    name = os.fsdecode(b"caf\xe9.safety_profile.yaml")
+    (tmp_path / name).write_text("max_retries_per_step: 500\n", encoding="utf-8")
+    status, log, _ = sarif("check", name, cwd=tmp_path)
+    assert status == 1
+    (result,) = log["runs"][0]["results"]
+    uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri == "caf%E9.safety_profile.yaml"

@@ -84,4 +84,6 @@ def check_files(paths: Sequence[str], kind: str) -> list[Problem]:
         if check_with_model is None:  # the first file that is not valid
             check_with_model = load_file_checker(kind)
         problems += check_with_model(loaded, path)[1]
-    return problems
+    from .git_objects import checkout_problems  # after the files: most runs need no more
+
+    return problems + checkout_problems(paths)

@@ -61,6 +61,7 @@ class DiffOptions(NamedTuple):
     paths: tuple[str, ...]  # OLD NEW, or the PATHs to limit --git to
     git: GitComparison | None  # None: compare two files
     pre_commit: bool
+    baseline: str | None = None  # the profile file added profiles are compared with
 
 
 class CheckOptions(NamedTuple):
@@ -288,6 +289,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --git: compare REV with REV2 (default: the working tree)",
     )
     diff.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="with --git or --pre-commit: the safety profile an added profile is compared "
+        "with, each looser field a loosening (default: DEFAULT_SAFETY_PROFILE)",
+    )
+    diff.add_argument(
         "--pre-commit",
         action="store_true",
         help="what the pre-commit hook runs, see above (default: off)",
@@ -328,6 +335,8 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
         parser.error("--staged and --to go with --git REV")
     if args.staged and args.to is not None:
         parser.error("--staged and --to do not go together; choose one")
+    if args.baseline is not None and args.git is None and not args.pre_commit:
+        parser.error("--baseline goes with --git REV or --pre-commit")
     git: GitComparison | None = None
     if args.git is not None or args.pre_commit:
         from .git_versions import GitComparison, pre_commit_comparison
@@ -346,6 +355,7 @@ def _diff_options(args: argparse.Namespace) -> DiffOptions:
         paths=tuple(args.paths),
         git=git,
         pre_commit=args.pre_commit,
+        baseline=args.baseline,
     )
 
 
@@ -434,7 +444,7 @@ def run_completion(shell: str) -> int:
 
 
 def run_diff(options: DiffOptions) -> int:
-    from .diff import diff_files
+    from .diff import DiffReport, diff_files, load_baseline
     from .diff_reporters import DIFF_REPORTERS
     from .git_versions import GitError, diff_against_git
 
@@ -443,13 +453,18 @@ def run_diff(options: DiffOptions) -> int:
         if options.git is None:
             report = diff_files(kind, *options.paths)
         else:
-            report = diff_against_git(kind, options.git, options.paths)
+            baseline = load_baseline(options.baseline)
+            if isinstance(baseline, DiffReport):  # the baseline itself is invalid
+                report = baseline
+            else:
+                report = diff_against_git(kind, options.git, options.paths, baseline=baseline)
     except GitError as error:
-        print(f"safety-profile: {error}", file=sys.stderr)
+        _error_line(str(error))
         return EXIT_USAGE
     _emit(DIFF_REPORTERS[options.output_format](report, options.colour))
     if options.pre_commit and report.failed and not report.problems:
-        _emit(SKIP_HINT)
+        # On standard error: json and sarif on standard output stay one document.
+        sys.stderr.write(SKIP_HINT)
     return EXIT_INVALID if report.failed else EXIT_OK
 
 

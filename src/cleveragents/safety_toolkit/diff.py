@@ -12,17 +12,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cleveragents.domain.models.core.safety_profile import SafetyProfile
+from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.files import file_problem, read_regular_file
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
+from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
-from .kinds import DocumentKind
+from .kinds import KINDS, DocumentKind
 from .show import yaml_value
 
 __all__ = [
+    "Baseline",
     "DiffReport",
     "Finding",
     "Verdict",
@@ -87,6 +89,16 @@ class Version:
 
     name: str
     data: bytes | None
+    origin: str = ""  # where an old version comes from (a revision), said in its problems
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """What applied before a profile was added: an added profile (or an action that gains one)
+    is compared with it, and each field it makes looser is a loosening."""
+
+    profile: SafetyProfile = DEFAULT_SAFETY_PROFILE
+    name: str = "DEFAULT_SAFETY_PROFILE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +112,11 @@ def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]
     assert version.data is not None
     result, document = check_yaml_bytes_with_document(version.data, version.name, kind.model())
     if result.instance is None or document is None:
+        if version.origin:
+            return tuple(
+                p._replace(message=f"{p.message} (the version in {version.origin})")
+                for p in result.problems
+            )
         return result.problems
     if kind.profile_field is None:
         profile = result.instance
@@ -116,7 +133,7 @@ def change_text(change: FieldChange) -> str:
     return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
 
 
-def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:
+def _notes(change: FieldChange, new_profile: SafetyProfile, new_file: bool = False) -> list[str]:
     """What a reviewer might not see in `old → new`: the meaning of null and [], which
     categories came and went, and a value that is now a default because its key is gone."""
     notes = []
@@ -131,18 +148,25 @@ def _notes(change: FieldChange, new_profile: SafetyProfile) -> list[str]:
     elif change.new is None:
         notes.append("no limit")
     if change.field not in new_profile.model_fields_set:
-        notes.append("the key was removed: its default applies")
+        notes.append(f"the key {'is not set' if new_file else 'was removed'}: its default applies")
     return notes
 
 
-def _field_findings(old: _Loaded, new: _Loaded, file: str) -> list[Finding]:
-    assert old.profile is not None
+def _field_findings(
+    old: SafetyProfile, new: _Loaded, file: str, baseline: Baseline | None = None
+) -> list[Finding]:
+    """Each field `new` changes from `old`; against a `baseline` (`old` is then its
+    profile), only the loosenings, each saying what it was compared with."""
     assert new.profile is not None
     findings = []
-    for change in compare_profiles(old.profile, new.profile):
+    for change in compare_profiles(old, new.profile):
+        if baseline is not None and change.change.value != Verdict.LOOSENS:
+            continue
         loc = (*new.prefix, change.field)
         line, column = new.document.position(loc)
-        notes = _notes(change, new.profile)
+        notes = _notes(change, new.profile, new_file=baseline is not None)
+        if baseline is not None:
+            notes.insert(0, f"added: looser than {visible(baseline.name)}")
         detail = change_text(change) + (f" ({'; '.join(notes)})" if notes else "")
         verdict = Verdict(change.change.value)
         findings.append(
@@ -190,10 +214,15 @@ def _deleted(kind: DocumentKind, old: Version, file: str) -> list[Finding]:
 
 
 def compare_versions(
-    kind: DocumentKind, old: Version, new: Version, file: str
+    kind: DocumentKind,
+    old: Version,
+    new: Version,
+    file: str,
+    baseline: Baseline | None = None,
 ) -> tuple[list[Finding], list[Problem]]:
     """Compare two versions of one file; `file` is how findings name it. A version whose data
-    is None does not exist: the file was added or deleted."""
+    is None does not exist: the file was added or deleted. A profile that is new here is
+    compared with `baseline` (default: DEFAULT_SAFETY_PROFILE)."""
     if old.data is None and new.data is None:
         return [], []
     if new.data is None:
@@ -219,9 +248,10 @@ def compare_versions(
         finding = _whole_profile(Verdict.LOOSENS, file, loaded_new, _dump(old_profile))
         return [finding], []
     if old_profile is None:  # a new file, or an action that gained a profile
-        return [_whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new.profile))], []
-    assert loaded_old is not None
-    return _field_findings(loaded_old, loaded_new, file), []
+        baseline = baseline or Baseline()
+        added = _whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new.profile))
+        return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []
+    return _field_findings(old_profile, loaded_new, file), []
 
 
 def build_report(
@@ -231,6 +261,21 @@ def build_report(
     findings = sorted(finding for found, _ in results for finding in found)
     problems = sorted(problem for _, found in results for problem in found)
     return DiffReport(tuple(findings), tuple(problems), len(results))
+
+
+def load_baseline(path: str | None) -> Baseline | DiffReport:
+    """The baseline in the profile file `path` (None: the built-in default), or a report of
+    why it cannot be one, its problems as `check` gives them."""
+    if path is None:
+        return Baseline()
+    try:
+        loaded = _load(KINDS["profile"], Version(path, read_regular_file(path).data))
+    except OSError as error:
+        return DiffReport((), (file_problem(error, path),), 1)
+    if not isinstance(loaded, _Loaded):
+        return DiffReport((), tuple(sorted(loaded)), 1)
+    assert loaded.profile is not None
+    return Baseline(loaded.profile, path)
 
 
 def diff_files(kind: DocumentKind, old_path: str, new_path: str) -> DiffReport:

@@ -61,8 +61,12 @@ Invalid files are reported as `check` reports them.
   OLD NEW                compare two files.
   --git REV [PATH ...]   compare each profile file of the working tree with its content at
                          REV (--staged: the staged content instead; --to REV2: REV2's).
-                         A file new since REV is reported as added; a deleted one loosens
-                         ("removed: the next layer applies"). Without PATH, the files named
+                         A file new since REV is reported as added and compared with
+                         --baseline FILE (default: DEFAULT_SAFETY_PROFILE), each looser field
+                         a loosening; a deleted one loosens ("removed: the next layer
+                         applies"). Each side is read as a checkout holds it: links followed
+                         inside the repository; a file a git attribute transforms (filter,
+                         working-tree-encoding, ident) is refused. Without PATH, the files named
                          like the pre-commit hooks' (*safety_profile*.yaml, *safety-profile*.yml
                          in any case; --kind action: YAML files under an actions/ folder); with
                          PATHs, every YAML file at or under them.

@@ -67,6 +67,10 @@ class DocumentKind(NamedTuple):
         return accepts
 
 
+# A YAML file's name, in any case as the hooks match names: what `diff` takes under a folder
+# the user names.
+YAML_NAME = re.compile(r"(?i)\.ya?ml$")
+
 # The hooks' patterns (.pre-commit-hooks.yaml; a test keeps them equal): names in any case.
 _PROFILE_FILE_NAME = r"(?i)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$"
 

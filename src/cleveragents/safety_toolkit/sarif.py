@@ -50,7 +50,9 @@ def _artifact_uri(file: str) -> str:
     repository root), with `:` and other reserved characters escaped."""
     if os.path.isabs(file):
         return Path(file).as_uri()
-    return quote(file.replace(os.sep, "/"), safe="/")
+    # RFC 3986: every byte of the name but the unreserved ones and `/` percent-encoded, a name
+    # that is not UTF-8 by its own bytes.
+    return quote(os.fsencode(file.replace(os.sep, "/")), safe="/")
 
 
 def _location(result: SarifResult) -> dict[str, object]:
@@ -135,6 +137,13 @@ _FAMILIES: dict[str, tuple[str, str]] = {
         "A file that cannot be read",
         "The path is missing, a directory, not a regular file, or not readable; pass the YAML "
         "files themselves.",
+    ),
+    "git": (
+        "A file git would not check out as committed",
+        "What is compared is what a checkout of each revision holds: a profile that a git "
+        "attribute transforms (filter, working-tree-encoding, ident), a link that leaves the "
+        "repository or leads nowhere, or a changed submodule cannot be compared. The message "
+        "says what to change.",
     ),
     "root-type": (
         "A document that is not a mapping",

@@ -1,0 +1,384 @@
+"""What git holds, asked by object id and read as bytes: no file name is ever given to git as
+revision syntax (`REV:PATH` reads `0:x` as stage 0 of `x`), a pathspec or an option.
+
+Names are bytes on disk and in git; here they are `str` decoded with `os.fsdecode`
+(surrogateescape), so a name that is not UTF-8 goes through unchanged and `os.fsencode` gives
+the bytes back. Every listing is read with `-z`, so newlines, tabs and quotes are plain bytes.
+
+A side of a comparison is a `Tree` (a revision or the index: path -> mode and object id) or the
+working tree on disk; `resolve` follows links inside the repository on either, component by
+component as the kernel does, so `diff --git` reads a link exactly as `check` reads the file a
+checkout writes.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from cleveragents.reading.files import read_regular_file
+from cleveragents.reading.limits import DEFAULT_LIMITS
+from cleveragents.reading.problems import Problem
+from cleveragents.reading.terminal_text import visible
+
+__all__ = [
+    "GITLINK",
+    "LINK",
+    "Entry",
+    "GitError",
+    "LinkError",
+    "Tree",
+    "WorkTree",
+    "attribute_message",
+    "checkout_problems",
+    "folder_aliases",
+    "git",
+    "quoted",
+    "read_blobs",
+    "transformed_paths",
+]
+
+LINK, GITLINK = "120000", "160000"
+MAX_LINKS = 40  # Linux's limit on links followed in one path (ELOOP)
+
+# Attributes that make the file a checkout writes differ from the committed blob in more than
+# line endings: a filter's smudge command (Git LFS puts a pointer in the commit), a re-encoding,
+# `$Id$` expansion. `text`/`eol`/`crlf` only put CR before LF, which YAML reads as the same line
+# break (and a lone CR is refused by the reader either way), so they change no value.
+TRANSFORMING_ATTRIBUTES = ("filter", "working-tree-encoding", "ident")
+
+
+def quoted(name: str) -> str:
+    """A name in a message: in quotes, escaped as reports escape names (a byte that is not
+    UTF-8 as `\\xe9`, a control character as `\\x1b`)."""
+    return f"'{visible(name)}'"
+
+
+class GitError(Exception):
+    """git cannot answer: not a repository, an unknown revision, git missing. The message says
+    what to do; the CLI reports it as a usage error."""
+
+
+class LinkError(Exception):
+    """A path whose links lead outside the repository, to nothing, or round in a loop."""
+
+
+def git(
+    root: str | os.PathLike[str],
+    *args: str,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+) -> bytes:
+    """`git ARGS` run in `root`, its output as bytes; GitError with git's own words."""
+    try:
+        result = subprocess.run(
+            ["git", "--literal-pathspecs", *args],
+            cwd=root,
+            input=input,
+            capture_output=True,
+            check=False,
+            env=None if env is None else {**os.environ, **env},
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed or not on PATH; install git") from None
+    if result.returncode != 0:
+        words = os.fsdecode(result.stderr).strip()
+        raise GitError(words or f"git {args[0]} failed")
+    return result.stdout
+
+
+def _fields(output: bytes) -> list[str]:
+    return [os.fsdecode(field) for field in output.split(b"\0")]
+
+
+class Entry(NamedTuple):  # not a dataclass: `check` starts without importing dataclasses
+    mode: str  # "100644", "100755", LINK or GITLINK
+    oid: str
+
+
+class Tree:
+    """A revision's files or the index's: repository path -> Entry."""
+
+    def __init__(self, root: Path, entries: dict[str, Entry], revision: str | None) -> None:
+        self.root = root
+        self.entries = entries
+        self.revision = revision  # None: the index
+        self.label = "in the index" if revision is None else f"in {revision}"  # for messages
+        self._links: dict[str, str] = {}
+
+    @classmethod
+    def of_revision(cls, root: Path, revision: str) -> Tree:
+        fields = _fields(git(root, "ls-tree", "-r", "-z", "--full-tree", revision))
+        entries = {}
+        for field in filter(None, fields):
+            info, path = field.split("\t", 1)
+            mode, _, oid = info.split(" ")
+            entries[path] = Entry(mode, oid)
+        return cls(root, entries, revision)
+
+    @classmethod
+    def of_index(cls, root: Path) -> Tree:
+        entries = {}
+        for field in filter(None, _fields(git(root, "ls-files", "-s", "-z", "--full-name"))):
+            info, path = field.split("\t", 1)
+            mode, oid, stage = info.split(" ")
+            if stage in ("0", "2"):  # during a merge: ours
+                entries[path] = Entry(mode, oid)
+        return cls(root, entries, None)
+
+    def paths(self) -> Iterable[str]:
+        return self.entries
+
+    def kind_of(self, path: str) -> str | None:
+        """LINK, GITLINK, "file", "dir" or None."""
+        entry = self.entries.get(path)
+        if entry is not None:
+            return entry.mode if entry.mode in (LINK, GITLINK) else "file"
+        return None  # a folder is implicit in a tree: `resolve` walks through it
+
+    def read_link(self, path: str) -> str:
+        if path not in self._links:
+            oid = self.entries[path].oid
+            self._links.update(
+                {p: os.fsdecode(data) for p, data in read_blobs(self.root, {path: oid}).items()}
+            )
+        return self._links[path]
+
+    def resolve(self, path: str) -> str:
+        return resolve(path, self.kind_of, self.read_link)
+
+    def read(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """The committed bytes of resolved paths."""
+        return read_blobs(self.root, {path: self.entries[path].oid for path in paths})
+
+
+class WorkTree:
+    """The working tree on disk: the files git tracks or would track (not ignored)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.label = "in the working tree"
+        tracked = set(filter(None, _fields(git(root, "ls-files", "-z", "--full-name"))))
+        untracked = set(
+            filter(None, _fields(git(root, "ls-files", "-z", "--others", "--exclude-standard")))
+        )
+        self._known = {path for path in tracked | untracked if os.path.lexists(root / path)}
+
+    def paths(self) -> Iterable[str]:
+        return self._known
+
+    def kind_of(self, path: str) -> str | None:
+        try:
+            mode = os.lstat(self.root / path).st_mode
+        except OSError:
+            return None
+        if stat.S_ISLNK(mode):
+            return LINK
+        if stat.S_ISDIR(mode):
+            return GITLINK if os.path.lexists(self.root / path / ".git") else "dir"
+        return "file" if stat.S_ISREG(mode) else None
+
+    def read_link(self, path: str) -> str:
+        return os.readlink(self.root / path)
+
+    def resolve(self, path: str) -> str:
+        resolved = resolve(path, self.kind_of, self.read_link)
+        if resolved not in self._known:
+            raise LinkError(f"leads to {quoted(resolved)}, which git ignores (a checkout lacks it)")
+        return resolved
+
+    def read(self, paths: Sequence[str]) -> dict[str, bytes]:
+        return {path: read_regular_file(str(self.root / path)).data for path in paths}
+
+
+def resolve(
+    path: str,
+    kind_of: Callable[[str], str | None],
+    read_link: Callable[[str], str],
+    folder: bool = False,
+) -> str:
+    """The repository path of the file `path` names, its links (and its folders' links)
+    followed as the kernel follows them, never out of the repository. LinkError otherwise.
+    With `folder`, what it names may be a folder too (a tree's folders are implicit)."""
+    parts = deque(path.split("/"))
+    done: list[str] = []
+    links = 0
+    while parts:
+        name = parts.popleft()
+        if name in ("", "."):
+            continue
+        if name == "..":
+            if not done:
+                raise LinkError("leads outside the repository")
+            done.pop()
+            continue
+        current = "/".join([*done, name])
+        kind = kind_of(current)
+        if kind == LINK:
+            links += 1
+            if links > MAX_LINKS:
+                raise LinkError("has too many levels of links (a loop?)")
+            target = read_link(current)
+            if target.startswith("/"):
+                raise LinkError(f"leads outside the repository (to {quoted(target)})")
+            parts.extendleft(reversed(target.split("/")))
+            continue
+        if parts and kind in ("file", GITLINK):
+            raise LinkError(f"leads through {quoted(current)}, which is not a folder")
+        done.append(name)
+    resolved = "/".join(done)
+    kind = kind_of(resolved)
+    if folder and kind != LINK:
+        return resolved
+    if kind == GITLINK:
+        raise LinkError(f"leads to the submodule {quoted(resolved)}")
+    if kind != "file":
+        raise LinkError(f"leads to {quoted(resolved)}, which does not exist (a dangling link)")
+    return resolved
+
+
+def folder_aliases(side: Tree | WorkTree) -> set[str]:
+    """The names files have through a link to a folder: with `actions` a link to `stuff/`, the
+    file `stuff/deploy.yaml` is read as `actions/deploy.yaml` by whoever opens that, so it is an
+    action by name. One level of such links is followed (a link reached through another is
+    not: a lister of every name through links would not end on a loop)."""
+    paths = list(side.paths())
+    aliases: set[str] = set()
+    for link in paths:
+        if side.kind_of(link) != LINK:
+            continue
+        try:
+            target = resolve(link, side.kind_of, side.read_link, folder=True)
+        except LinkError:
+            continue
+        if side.kind_of(target) in ("file", GITLINK):
+            continue
+        prefix = f"{target}/" if target else ""
+        aliases.update(f"{link}/{p[len(prefix) :]}" for p in paths if p.startswith(prefix))
+    return aliases
+
+
+def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:
+    """Blobs by object id with one `git cat-file --batch`; a blob larger than the loader's
+    limit is read only one byte past it (enough for the loader to refuse it)."""
+    wanted = sorted(set(oids.values()))
+    if not wanted:
+        return {}
+    sizes = git(root, "cat-file", "--batch-check", input="".join(f"{o}\n" for o in wanted).encode())
+    small, contents = [], {}
+    for oid, line in zip(wanted, sizes.decode().splitlines(), strict=True):
+        fields = line.split()
+        if len(fields) != 3 or fields[1] != "blob":
+            raise GitError(f"object {oid} is not a file ({line})")
+        if int(fields[2]) > DEFAULT_LIMITS.max_bytes:
+            contents[oid] = _blob_head(root, oid, DEFAULT_LIMITS.max_bytes + 1)
+        else:
+            small.append(oid)
+    output = git(root, "cat-file", "--batch", input="".join(f"{o}\n" for o in small).encode())
+    position = 0
+    for oid in small:
+        header_end = output.index(b"\n", position)
+        size = int(output[position:header_end].split()[2])
+        contents[oid] = output[header_end + 1 : header_end + 1 + size]
+        position = header_end + 1 + size + 1  # the content is followed by a newline
+    return {path: contents[oid] for path, oid in oids.items()}
+
+
+def _blob_head(root: Path, oid: str, limit: int) -> bytes:
+    with subprocess.Popen(
+        ["git", "cat-file", "blob", oid], cwd=root, stdout=subprocess.PIPE
+    ) as process:
+        assert process.stdout is not None
+        data = process.stdout.read(limit)
+        process.kill()  # the rest is never needed
+    return data
+
+
+def transformed_paths(
+    root: Path, paths: Iterable[str], revision: str | None, cached: bool
+) -> dict[str, list[str]]:
+    """path -> the attributes (`filter=lfs`, ...) that make a checkout's bytes differ from the
+    committed ones, as git reads .gitattributes: from `revision`'s tree (through a temporary
+    index: git 2.39 has no `check-attr --source`), from the index (`cached`) or from the
+    working tree; $GIT_DIR/info/attributes and core.attributesFile apply to all three."""
+    request = b"".join(os.fsencode(path) + b"\0" for path in paths)
+    if not request:
+        return {}
+    args = ["check-attr", "-z", "--stdin", *(["--cached"] if cached or revision else [])]
+    args += list(TRANSFORMING_ATTRIBUTES)
+    if revision is None:
+        output = git(root, *args, input=request)
+    else:
+        import tempfile  # only a revision's attributes need it
+
+        with tempfile.TemporaryDirectory(prefix="safety-profile-") as folder:
+            env = {"GIT_INDEX_FILE": os.path.join(folder, "index")}
+            git(root, "read-tree", revision, env=env)
+            output = git(root, *args, input=request, env=env)
+    fields = _fields(output)
+    found: dict[str, list[str]] = {}
+    for index in range(0, len(fields) - 2, 3):
+        path, attribute, value = fields[index : index + 3]
+        if value not in ("unspecified", "unset"):
+            found.setdefault(path, []).append(
+                attribute if value == "set" else f"{attribute}={value}"
+            )
+    return found
+
+
+def attribute_message(attributes: Sequence[str]) -> str:
+    """What `check` and `diff` say about a file an attribute transforms."""
+    return (
+        f"the git attribute {', '.join(attributes)} makes a checkout of this file differ from "
+        "the committed file, so what is reviewed is not what is read; remove it from "
+        ".gitattributes for safety profiles and actions"
+    )
+
+
+def checkout_problems(paths: Sequence[str]) -> list[Problem]:
+    """`check`: a problem for each file in a git work tree that an attribute transforms
+    (`paths` as the user gave them; a link is judged by the file it leads to). One
+    `git check-attr` per work tree the files are in (one, usually); a file in no work tree
+    (no `.git` above it) costs no git process."""
+    real = {path: os.path.realpath(path) for path in paths}
+    by_tree: dict[str, list[str]] = {}
+    tops: dict[str, str | None] = {}
+    for target in real.values():
+        top = _work_tree(os.path.dirname(target), tops)
+        if top is not None:
+            by_tree.setdefault(top, []).append(target)
+    found: dict[str, list[str]] = {}
+    for top, targets in by_tree.items():
+        try:
+            found.update(transformed_paths(Path(top), targets, None, False))
+        except GitError:  # not a work tree after all (a bare repository's folder, a submodule)
+            continue
+    return [
+        Problem(path, 0, 0, "", attribute_message(found[real[path]]), "git.attribute")
+        for path in paths
+        if real[path] in found
+    ]
+
+
+def _work_tree(folder: str, known: dict[str, str | None]) -> str | None:
+    """The nearest folder at or above `folder` holding `.git` (None: none), remembered."""
+    walked = []
+    current = folder
+    while current not in known:
+        walked.append(current)
+        if os.path.lexists(os.path.join(current, ".git")):
+            known[current] = current
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            known[current] = None
+            break
+        current = parent
+    for step in walked:
+        known[step] = known[current]
+    return known[folder]
