@@ -152,6 +152,13 @@ class LanguageServerClient:
             raise LanguageServerError(f"{method} failed: {response['error']}")
         return response.get("result")
 
+    def send_raw(self, data: bytes) -> None:
+        """Write bytes as they are, framed or not: what a broken client might send."""
+        assert self._process.stdin is not None
+        with self._write_lock:
+            self._process.stdin.write(data)
+            self._process.stdin.flush()
+
     def notify(self, method: str, params: Any) -> None:
         self._send({"method": method, "params": params})
 

@@ -68,6 +68,16 @@ def run(command: str, cwd: Path, path: Path, **env: str) -> subprocess.Completed
     )
 
 
+def extras_install_lines() -> list[str]:
+    """The pip lines of the pages that install an extra from the repository (the lsp extra)."""
+    return [
+        match.group(3)
+        for page in documentation_pages()[1:]
+        for match in FENCED_BLOCK.finditer(page.read_text(encoding="utf-8"))
+        if match.group(2) == "sh" and "pip install" in match.group(3) and "@ git+" in match.group(3)
+    ]
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory, published: tuple[str, str]) -> Path:
     """A new virtual environment where the README's install lines ran: its bin folder."""
@@ -82,7 +92,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory, published: tuple[str, st
     (db_requirement,) = re.findall(
         r'`("cleveragents-safety-profile\[db\] @ [^"]+")`', readme_text()
     )
-    for command in (block, f"pip install {db_requirement}"):
+    for command in (block, f"pip install {db_requirement}", *extras_install_lines()):
         result = run(pasted(command, published), environment, bin_folder)
         assert result.returncode == 0, f"{command}\n{result.stdout}{result.stderr}"
     return bin_folder
@@ -111,7 +121,7 @@ def test_pip_from_the_repository_installs_the_command_the_api_and_the_db_extra(
     code = database_block + (
         "\nfrom sqlalchemy import create_engine\nfrom sqlalchemy.orm import Session\n"
         "from cleveragents.safety_profile import DEFAULT_SAFETY_PROFILE, __version__\n"
-        "import alembic\n"
+        "import alembic, pygls  # the db extra; the lsp extra, from docs/editors.md\n"
         "engine = create_engine('sqlite://')\nBase.metadata.create_all(engine)\n"
         "with Session(engine) as session:\n"
         "    session.add(Action(id=1, name='deploy', safety_profile_json=DEFAULT_SAFETY_PROFILE))\n"

@@ -46,6 +46,7 @@ ELSEWHERE = {
     # Installs from a clone of this repository at a commit, into new environments.
     "Install": "tests/test_install_routes.py",
     "In a database": "tests/test_install_routes.py",
+    "Editors: `safety-profile lsp`": "tests/test_install_routes.py (its pip line)",
     # A release commits and tags: run in a temporary clone.
     "Checklist": "tests/test_release.py",
 }
@@ -114,7 +115,11 @@ def test_every_block_is_run_here_or_elsewhere() -> None:
     languages = {language for _, language, _ in all_blocks()}
     # Files to create (yaml, json, ini), SQL and sample output are checked by the tests that
     # use them; code is run here, or by tests/test_db_setup.py.
-    assert languages <= {"sh", "console", "pycon", "python", "yaml", "json", "ini", "sql", "text"}
+    # Editors' configuration (lua, toml, elisp) is shown for the editors tests/test_editor_*.py run.
+    assert languages <= {
+        *("sh", "console", "pycon", "python", "yaml", "json", "ini", "sql", "text"),
+        *("lua", "toml", "elisp"),
+    }
     python_outside = [
         heading for heading, language, _ in all_blocks()
         if language == "python" and heading not in {*ELSEWHERE, "Reading and writing"}

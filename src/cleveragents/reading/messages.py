@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -44,6 +44,14 @@ def _nested_model(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
+def closest_field(key: str, known: Sequence[str]) -> str | None:
+    """The field an unknown key most likely misspells ("did you mean"), if one is close."""
+    import difflib  # only needed for a typo'd key; keeps start-up lean
+
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def _unknown_key(error: ErrorDetails, model: type[BaseModel]) -> str:
     key = str(error["loc"][-1])
     if key == "<<":
@@ -52,11 +60,9 @@ def _unknown_key(error: ErrorDetails, model: type[BaseModel]) -> str:
     known = list(parent.model_fields) if parent is not None else []
     if not known:
         return f"unknown field {key!r}; remove it"
-    import difflib  # only needed for a typo'd key; keeps start-up lean
-
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    if close:
-        return f"unknown field {key!r}; did you mean {close[0]!r}?"
+    close = closest_field(key, known)
+    if close is not None:
+        return f"unknown field {key!r}; did you mean {close!r}?"
     return f"unknown field {key!r}; expected one of: {', '.join(known)}"
 
 

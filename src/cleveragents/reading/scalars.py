@@ -261,6 +261,14 @@ def read_leniently(text: str) -> Any:
     return UNREADABLE
 
 
+def _meant(yaml12: Any, theirs: Any) -> str | None:
+    """The value meant, spelt so that every reader agrees (None: only quoting helps)."""
+    meant = canonical_spelling(yaml12)
+    if meant is None and theirs is not UNREADABLE:
+        meant = canonical_spelling(theirs)
+    return meant
+
+
 def ambiguity_message(text: str, yaml12: Any, reader: OtherReader, theirs: Any) -> str:
     """Two readings of a scalar, and how to write what was meant so that every reader agrees."""
     quoted = _quoted(text)
@@ -269,9 +277,7 @@ def ambiguity_message(text: str, yaml12: Any, reader: OtherReader, theirs: Any) 
         readings = f"{ours}, and {reader.fails} cannot load it at all"
     else:
         readings = f"{ours} and {_reading_in_words(theirs)} {reader.reads}"
-    meant = canonical_spelling(yaml12)
-    if meant is None and theirs is not UNREADABLE:
-        meant = canonical_spelling(theirs)
+    meant = _meant(yaml12, theirs)
     if meant is None:
         return f"{readings}; quote it ({quoted})"
     return f"{readings}; write {meant}, or quote it ({quoted}) if it is text"
@@ -329,19 +335,40 @@ def read_scalar_fully(tag: str, text: str, max_integer_digits: int) -> ScalarRea
         value = construct_scalar(ours_tag, text)
     except ValueError as error:
         return ScalarReading(None, (str(error), "yaml.scalar"))
-    reader, theirs = YAML11_READER, None
-    if ours_tag != STR_TAG or theirs_tag != STR_TAG:
-        theirs = read_yaml11(text, theirs_tag)
-        disagree = not same_reading(value, theirs)
-    elif tag == IMPLICIT_TAG:
-        reader, theirs = LENIENT_READER, read_leniently(text)
-        disagree = theirs is not None
-    else:
-        disagree = False
-    if disagree:
-        message = ambiguity_message(text, value, reader, theirs)
+    other = _other_reading(tag, text, value, ours_tag, theirs_tag)
+    if other is not None:
+        message = ambiguity_message(text, value, *other)
         return ScalarReading(value, (message, "yaml.ambiguous-scalar"))
     return ScalarReading(value)
+
+
+def _other_reading(
+    tag: str, text: str, value: Any, ours_tag: str, theirs_tag: str
+) -> tuple[OtherReader, Any] | None:
+    """The reader that reads the scalar otherwise than YAML 1.2 does, and its reading."""
+    if ours_tag != STR_TAG or theirs_tag != STR_TAG:
+        theirs = read_yaml11(text, theirs_tag)
+        return None if same_reading(value, theirs) else (YAML11_READER, theirs)
+    if tag == IMPLICIT_TAG:
+        theirs = read_leniently(text)
+        return None if theirs is None else (LENIENT_READER, theirs)
+    return None
+
+
+def unambiguous_spellings(text: str) -> list[str]:
+    """For a plain scalar that readers read differently, what to write instead so that every
+    reader agrees, as its `yaml.ambiguous-scalar` message says: the value meant (when it has a
+    plain spelling), then the text quoted. Empty when the scalar is not ambiguous."""
+    ours_tag, theirs_tag = resolve_plain(text), yaml11_plain_tag(text)
+    try:
+        value = construct_scalar(ours_tag, text)
+    except ValueError:
+        return []
+    other = _other_reading(IMPLICIT_TAG, text, value, ours_tag, theirs_tag)
+    if other is None:
+        return []
+    meant = _meant(value, other[1])
+    return [spelling for spelling in (meant, _quoted(text)) if spelling is not None]
 
 
 # Files repeat their keys and short values (`true`, `3`, field names): each is read once. Only

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     # A loaded file checked through the kind's model: its result, and its problems with the hint.
     FileChecker = Callable[[LoadedFile, str], tuple[CheckResult[Any], list[Problem]]]
 
-__all__ = ["check_files", "load_file_checker", "use_kind", "with_gc_paused"]
+__all__ = ["Checker", "check_files", "load_file_checker", "use_kind", "with_gc_paused"]
 
 T = TypeVar("T")
 
@@ -72,18 +72,39 @@ def load_file_checker(kind: str) -> FileChecker:
     return with_gc_paused(lambda: _import_file_checker(kind))
 
 
+class Checker:
+    """Checks documents as one kind, the way `check` does: a document is accepted without the
+    model when it can be, and the model (pydantic) is imported only for the first one that is
+    not. `check` checks files on disk; the language server checks an editor's buffer."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._load_file, self._accepts = with_gc_paused(lambda: _import_acceptance(kind))
+        self._check_with_model: FileChecker | None = None
+
+    def problems(self, loaded: LoadedFile, name: str) -> list[Problem]:
+        """Every problem of a loaded document named `name` (errors, then the kind hint)."""
+        if loaded.accepted_by(self._accepts):
+            return []
+        if self._check_with_model is None:  # the first document that is not valid
+            self._check_with_model = load_file_checker(self.kind)
+        return self._check_with_model(loaded, name)[1]
+
+    def check_file(self, path: str) -> list[Problem]:
+        """Every problem of the file at `path`; one that cannot be read is a problem too."""
+        return self.problems(self._load_file(path), path)
+
+    def check_bytes(self, data: bytes, name: str) -> list[Problem]:
+        """Every problem of `data`, reported as `check` reports the file `name` holding it."""
+        from cleveragents.reading.loaded_file import load_bytes
+
+        return self.problems(load_bytes(data, name), name)
+
+
 def check_files(paths: Sequence[str], kind: str) -> list[Problem]:
     """Every problem of every file checked as `kind` (errors and hints, unsorted)."""
-    load_file, accepts = with_gc_paused(lambda: _import_acceptance(kind))
-    check_with_model: FileChecker | None = None
-    problems: list[Problem] = []
-    for path in paths:
-        loaded = load_file(path)
-        if loaded.accepted_by(accepts):
-            continue
-        if check_with_model is None:  # the first file that is not valid
-            check_with_model = load_file_checker(kind)
-        problems += check_with_model(loaded, path)[1]
+    checker = Checker(kind)
+    problems = [problem for path in paths for problem in checker.check_file(path)]
     from .git_objects import checkout_problems  # after the files: most runs need no more
 
     return problems + checkout_problems(paths)

@@ -314,6 +314,14 @@ def build_parser() -> argparse.ArgumentParser:
         choices=list(COMPLETION_SHELLS),
         help="bash, zsh or fish: the shell the script is for",
     )
+
+    lsp = add_command("lsp")
+    # Editors' configurations often pass --stdio; standard input and output is the only way.
+    lsp.add_argument(
+        "--stdio",
+        action="store_true",
+        help="serve over standard input and output, the only transport (default: on)",
+    )
     return parser
 
 
@@ -468,7 +476,24 @@ def run_diff(options: DiffOptions) -> int:
     return EXIT_INVALID if report.failed else EXIT_OK
 
 
+def run_lsp() -> int:
+    try:
+        from .language_server import serve
+    except ImportError as error:
+        if error.name is None or error.name.split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        _error_line(
+            "the language server needs the lsp extra: "
+            "pip install 'cleveragents-safety-profile[lsp]'"
+        )
+        return EXIT_USAGE
+    serve()
+    return EXIT_OK
+
+
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "lsp":
+        return run_lsp()
     if args.command == "diff":
         return run_diff(args.diff_options)
     if args.command == "check":

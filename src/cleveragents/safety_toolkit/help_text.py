@@ -107,6 +107,14 @@ class CommandHelp(NamedTuple):
         return "examples:\n" + "\n".join(lines) + f"\n\nexit status: {self.exit_status}\n"
 
 
+LSP_DESCRIPTION = """\
+Serve the Language Server Protocol over standard input and output, for editors. Files named
+like the pre-commit hooks' files get check's problems as diagnostics (same line, column,
+message and rule), quick fixes, and notes on what loosens against HEAD; other YAML files get
+nothing. initializationOptions: {"kind": "profile" | "action"} checks every YAML file as that
+kind; {"debounce_ms": N} (default 50). Needs: pip install 'cleveragents-safety-profile[lsp]'.
+"""
+
 COMMAND_HELP = {
     "check": CommandHelp(
         "validate files; report every problem with file, line, column and field",
@@ -188,5 +196,11 @@ COMMAND_HELP = {
         ],
         "0 nothing loosens, 1 a change loosens or a file is invalid, 2 usage error (an unknown "
         "revision, or --git outside a git repository, is a usage error too)",
+    ),
+    "lsp": CommandHelp(
+        "a language server: editors show what check reports, while you type",
+        LSP_DESCRIPTION,
+        [("safety-profile lsp", "(started by the editor; see docs/editors.md)")],
+        "0 after the client's shutdown and exit, 2 the lsp extra is not installed",
     ),
 }

@@ -1,0 +1,121 @@
+"""The language server in a real editor: one headless Neovim (Debian's `neovim`, installed by
+`.ci/run`) opens every example with `safety-profile lsp` attached and shows what
+`safety-profile check --format json` reports; it edits a buffer, applies quick fixes, and runs
+with yaml-language-server attached to the same buffers.
+
+One Neovim process runs the whole plan (tests/neovim/session.lua) for the module; each test
+reads its part of what the editor showed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, console_script, missing_tool
+from lsp_expectations import EXAMPLE_FILES, Shown, expected_diagnostics
+
+SESSION = REPO_ROOT / "tests" / "neovim" / "session.lua"
+SEVERITIES = {1: "error", 4: "hint"}  # vim.diagnostic.severity.ERROR and HINT
+GOOD = ["max_cost_per_plan: 100", "max_total_cost: 200"]
+COST_ORDER = ["max_cost_per_plan: 300", "max_total_cost: 200"]
+BOTH = [
+    f"# yaml-language-server: $schema={PROFILE_SCHEMA_PATH.as_uri()}",
+    "max_retries_per_step: 200",
+]
+
+
+def neovim() -> str:
+    found = shutil.which("nvim")
+    if found is None:
+        missing_tool("nvim is not on PATH: apt-get install neovim (.ci/run does)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Everything the plan asked Neovim to do, and what it showed."""
+    from language_server import server_command
+
+    folder = tmp_path_factory.mktemp("neovim")
+    edited, both = folder / "edited.safety_profile.yaml", folder / "both.safety_profile.yaml"
+    edited.write_text("\n".join(GOOD) + "\n")
+    fixed = folder / "fixed.safety_profile.yaml"
+    fixed.write_text("require_sandbox: yes\nmax_retries_per_step: 010\n")
+    both.write_text("\n".join(BOTH) + "\n")
+    plan = {
+        "server": [console_script("safety-profile"), "lsp"],
+        "yaml_server": server_command(),
+        "root": str(REPO_ROOT),
+        "output": str(folder / "shown.json"),
+        "files": [str(path) for path in EXAMPLE_FILES],
+        "edits": [
+            {
+                "file": str(edited),
+                "steps": [{"lines": COST_ORDER, "expect": 1}, {"lines": GOOD, "expect": 0}],
+            }
+        ],
+        "fixes": [{"file": str(fixed), "code": "yaml.ambiguous-scalar"}],
+        "both": [str(both)],
+    }
+    (folder / "plan.json").write_text(json.dumps(plan))
+    environment = {**os.environ, "SAFETY_PROFILE_PLAN": str(folder / "plan.json")}
+    result = subprocess.run(
+        [neovim(), "--headless", "--clean", "-n", "-i", "NONE", "-u", str(SESSION)],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    shown: dict[str, Any] = json.loads((folder / "shown.json").read_text())
+    return {**shown, "edited": str(edited), "both_file": str(both), "fixed": str(fixed)}
+
+
+def as_shown(items: Any) -> list[Shown]:
+    # An empty Lua table is encoded as {}: no diagnostics.
+    return [
+        Shown(d["line"], d["column"], d["message"], d["code"], SEVERITIES[d["severity"]])
+        for d in (items or [])
+    ]
+
+
+def test_every_example_shows_in_neovim_what_check_reports(session: dict[str, Any]) -> None:
+    expected = expected_diagnostics(EXAMPLE_FILES, "utf-8")  # Neovim's columns are bytes
+    assert sum(map(len, expected.values())) > 100
+    for path in EXAMPLE_FILES:
+        shown = session["files"][str(path)]
+        assert shown["published"], f"the server published nothing for {path}"
+        assert as_shown(shown["diagnostics"]) == expected[path], path
+
+
+def test_an_edit_shows_a_problem_then_clears_it(session: dict[str, Any]) -> None:
+    violation, fixed = session["edits"][session["edited"]]
+    assert violation["reached"]
+    [problem] = as_shown(violation["diagnostics"])
+    assert (problem.line, problem.code, problem.severity) == (1, "schema.cost_order", "error")
+    assert fixed["reached"]
+    assert as_shown(fixed["diagnostics"]) == []
+
+
+def test_both_servers_attach_to_one_buffer(session: dict[str, Any]) -> None:
+    shown = session["both"][session["both_file"]]
+    assert shown["published"]
+    [ours] = as_shown(shown["ours"])
+    assert (ours.line, ours.code) == (1, "schema.less_than_equal")
+    [theirs] = shown["yaml_server"]
+    assert theirs["line"] == 1
+    assert "maximum" in theirs["message"]
+
+
+def test_a_quick_fix_applied_in_neovim_clears_its_problem(session: dict[str, Any]) -> None:
+    shown = session["fixes"][session["fixed"]]
+    assert shown["applied"] == "write true"
+    assert shown["lines"] == ["require_sandbox: true", "max_retries_per_step: 010"]
+    [left] = as_shown(shown["diagnostics"])
+    assert (left.line, left.code) == (1, "yaml.ambiguous-scalar")
