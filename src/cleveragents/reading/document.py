@@ -25,6 +25,7 @@ from .bounds import expansion_problem
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .nodes import Stop, Walker, YamlDocument
 from .problems import Problem, render_loc
+from .rules import Rule
 from .scalars import composing_loader
 from .text import Finding, line_and_column, line_starts, read_document_text
 from .tokens import token_findings
@@ -85,18 +86,18 @@ def _syntax_problem(error: yaml.MarkedYAMLError, text: str, filename: str) -> Pr
             "$",
             "the file holds more than one YAML document; keep one (remove the '---' "
             "separator and what follows, or split the file)",
-            "yaml.multiple-documents",
+            Rule.YAML_MULTIPLE_DOCUMENTS,
         )
     what = error.problem or "invalid YAML"
     at_tab = mark is not None and mark.index < len(text) and text[mark.index] == "\t"
     if at_tab or "tab" in what:
-        return Problem(filename, line, column, "$", f"invalid YAML: {_TAB_ADVICE}", "yaml.tab")
+        return Problem(filename, line, column, "$", f"invalid YAML: {_TAB_ADVICE}", Rule.YAML_TAB)
     advice = next((advice for words, advice in _SYNTAX_ADVICE if words in what), None)
     if error.context:
         what = f"{error.context}: {what}"
     if advice:
         what = f"{what}; {advice}"
-    return Problem(filename, line, column, "$", f"invalid YAML: {what}", "yaml.syntax")
+    return Problem(filename, line, column, "$", f"invalid YAML: {what}", Rule.YAML_SYNTAX)
 
 
 def _finding_problems(findings: list[Finding], text: str, walker: Walker) -> list[Problem]:
@@ -149,7 +150,7 @@ def load_yaml_document(
                 1,
                 "$",
                 f"nesting is deeper than {limits.max_depth} levels; flatten the document",
-                "yaml.too-deep",
+                Rule.YAML_TOO_DEEP,
             )
         )
     except (
@@ -157,7 +158,7 @@ def load_yaml_document(
     ) as error:  # pragma: no cover - the text step blanks what the reader refuses
         root = None
         document.problems.append(
-            Problem(filename, 1, 1, "$", f"invalid YAML: {error}", "yaml.syntax")
+            Problem(filename, 1, 1, "$", f"invalid YAML: {error}", Rule.YAML_SYNTAX)
         )
     finally:
         loader.dispose()

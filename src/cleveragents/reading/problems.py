@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
+from .rules import Rule, Severity
 from .terminal_text import visible
 
 Loc = tuple[str | int, ...]
-Severity = Literal["error", "hint"]
 
 
 class Problem(NamedTuple):
@@ -23,7 +23,7 @@ class Problem(NamedTuple):
     column: int
     path: str
     message: str
-    rule: str
+    rule: Rule
     severity: Severity = "error"
 
     def render(self, label: str | None = None) -> str:

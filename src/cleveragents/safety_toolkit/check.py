@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     # A loaded file checked through the kind's model: its result, and its problems with the hint.
     FileChecker = Callable[[LoadedFile, str], tuple[CheckResult[Any], list[Problem]]]
 
-__all__ = ["Checker", "check_files", "load_file_checker", "use_kind", "with_gc_paused"]
+__all__ = ["USE_KIND", "Checker", "check_files", "load_file_checker", "with_gc_paused"]
 
 T = TypeVar("T")
 
@@ -39,9 +39,8 @@ def with_gc_paused(build: Callable[[], T]) -> T:
         gc.enable()
 
 
-def use_kind(kind: str) -> str:
-    """What to do about a file that looks like another kind."""
-    return f"use --kind {kind}"
+# What to do about a file that looks like another kind, for each kind it may look like.
+USE_KIND = {kind: f"use --kind {kind}" for kind in KINDS}
 
 
 def _import_acceptance(
@@ -61,7 +60,7 @@ def _import_file_checker(kind: str) -> FileChecker:
 
     def check(loaded: LoadedFile, path: str) -> tuple[CheckResult[Any], list[Problem]]:
         result = check_loaded(loaded, model, path)
-        return result, problems_with_hint(path, result, kind, use_kind)
+        return result, problems_with_hint(path, result, kind, USE_KIND)
 
     return check
 

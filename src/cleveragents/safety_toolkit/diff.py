@@ -10,18 +10,23 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.files import file_problem, read_regular_file
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
 from .kinds import KINDS, DocumentKind
-from .show import yaml_value
+from .rendering import change_text, yaml_value
+from .usage import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = [
     "Baseline",
@@ -32,6 +37,7 @@ __all__ = [
     "build_report",
     "compare_versions",
     "diff_files",
+    "diff_options",
 ]
 
 REMOVED = "removed: the next layer applies"
@@ -56,7 +62,7 @@ class Finding:
     path: str  # the field, e.g. `safety_profile.max_total_cost` in an action; "" for the file
     verdict: Verdict
     detail: str  # `100.0 → null (no limit)`, or what became of the whole profile
-    rule: str  # a stable id: `loosens.max_total_cost`, `loosens.removed`, `added`
+    rule: Rule  # `loosens.max_total_cost`, `loosens.removed`, `added`, ...
     old: Any = field(default=None, compare=False)  # JSON values, for scripts
     new: Any = field(default=None, compare=False)
 
@@ -128,11 +134,6 @@ def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]
     return _Loaded(profile, document, prefix)
 
 
-def change_text(change: FieldChange) -> str:
-    """`old → new`, each value as YAML flow (JSON) text."""
-    return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
-
-
 def _notes(change: FieldChange, new_profile: SafetyProfile, new_file: bool = False) -> list[str]:
     """What a reviewer might not see in `old → new`: the meaning of null and [], which
     categories came and went, and a value that is now a default because its key is gone."""
@@ -177,7 +178,7 @@ def _field_findings(
                 render_loc(loc),
                 verdict,
                 detail,
-                f"{verdict.value}.{change.field}",
+                Rule(f"{verdict.value}.{change.field}"),  # one per field and verdict
                 change.old,
                 change.new,
             )
@@ -199,7 +200,9 @@ def _whole_profile(
     else:
         line, column = loaded.document.position(loaded.prefix, of_key=True)
         path = render_loc(loaded.prefix)
-    detail, rule = (REMOVED, "loosens.removed") if verdict is Verdict.LOOSENS else (ADDED, "added")
+    detail, rule = (
+        (REMOVED, Rule.LOOSENS_REMOVED) if verdict is Verdict.LOOSENS else (ADDED, Rule.ADDED)
+    )
     return Finding(file, line, column, path, verdict, detail, rule, old, new)
 
 
@@ -290,3 +293,40 @@ def diff_files(kind: DocumentKind, old_path: str, new_path: str) -> DiffReport:
         return DiffReport((), tuple(sorted(problems)), 1)
     old, new = versions
     return build_report([compare_versions(kind, old, new, new_path)])
+
+
+class DiffOptions(NamedTuple):
+    kind: str
+    output_format: str
+    colour: bool
+    paths: tuple[str, ...]  # OLD NEW, or the PATHs to limit --git to
+    git: str | None  # --git REV; None: compare two files (or --pre-commit)
+    to: str | None  # --to REV2
+    staged: bool
+    pre_commit: bool
+    baseline: str | None = None  # the profile file added profiles are compared with
+
+
+def diff_options(args: argparse.Namespace, colour: bool) -> DiffOptions:
+    """The command's options, checked; UsageError for combinations that make no sense."""
+    if args.git is not None and args.pre_commit:
+        raise UsageError("--git and --pre-commit do not go together; choose one")
+    if args.git is None and (args.staged or args.to is not None):
+        raise UsageError("--staged and --to go with --git REV")
+    if args.staged and args.to is not None:
+        raise UsageError("--staged and --to do not go together; choose one")
+    if args.baseline is not None and args.git is None and not args.pre_commit:
+        raise UsageError("--baseline goes with --git REV or --pre-commit")
+    if args.git is None and not args.pre_commit and len(args.paths) != 2:
+        raise UsageError("give two files, OLD NEW (or --git REV to compare with git)")
+    return DiffOptions(
+        kind=args.kind,
+        output_format=args.output_format,
+        colour=colour,
+        paths=tuple(args.paths),
+        git=args.git,
+        to=args.to,
+        staged=args.staged,
+        pre_commit=args.pre_commit,
+        baseline=args.baseline,
+    )

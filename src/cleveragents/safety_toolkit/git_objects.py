@@ -24,6 +24,7 @@ from typing import NamedTuple
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.limits import DEFAULT_LIMITS
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 __all__ = [
@@ -359,7 +360,7 @@ def checkout_problems(paths: Sequence[str]) -> list[Problem]:
         except GitError:  # not a work tree after all (a bare repository's folder, a submodule)
             continue
     return [
-        Problem(path, 0, 0, "", attribute_message(found[real[path]]), "git.attribute")
+        Problem(path, 0, 0, "", attribute_message(found[real[path]]), Rule.GIT_ATTRIBUTE)
         for path in paths
         if real[path] in found
     ]

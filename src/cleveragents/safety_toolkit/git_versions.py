@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cleveragents.reading.files import file_problem
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 from .diff import Baseline, DiffReport, Finding, Version, build_report, compare_versions
@@ -235,7 +236,7 @@ SUBMODULE_CHANGED = (
 )
 
 
-def _problem(name: str, message: str, rule: str) -> Problem:
+def _problem(name: str, message: str, rule: Rule) -> Problem:
     return Problem(name, 0, 0, "", message, rule)
 
 
@@ -271,7 +272,7 @@ class _Reader:
                     "repository"
                 )
             self.resolved[path] = _problem(
-                repository.display_path(path), f"{side.label}: {shown} {message}", "git.link"
+                repository.display_path(path), f"{side.label}: {shown} {message}", Rule.GIT_LINK
             )
         targets = {t for t in self.resolved.values() if isinstance(t, str)}
         tree = side if isinstance(side, Tree) else None
@@ -287,7 +288,7 @@ class _Reader:
                 self.resolved[path] = _problem(
                     repository.display_path(path),
                     f"{side.label}{through}: {attribute_message(self.attributes[target])}",
-                    "git.attribute",
+                    Rule.GIT_ATTRIBUTE,
                 )
 
     def problems(self) -> list[Problem]:
@@ -439,7 +440,7 @@ def diff_against_git(
             )
         )
     results += [
-        ([], [_problem(repository.display_path(path), SUBMODULE_CHANGED, "git.submodule")])
+        ([], [_problem(repository.display_path(path), SUBMODULE_CHANGED, Rule.GIT_SUBMODULE)])
         for path in submodules
         if _in_scope(path, pathspecs)
     ]

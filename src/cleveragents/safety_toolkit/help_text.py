@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["COMMAND_HELP", "FORMAT_HELP", "KIND_HELP", "CommandHelp"]
+__all__ = ["COMMAND_HELP", "KIND_HELP", "CommandHelp"]
 
 CHECK_DESCRIPTION = """\
 Validate YAML files as Safety Profiles (the default) or actions, and report every problem of
@@ -81,11 +81,12 @@ which value is stricter (a key left out counts as its default):
 {rules}
 """
 
-FORMAT_HELP = (
-    "how to report: text, a line per problem and a summary; json, an array of {file, line, "
-    "column, path, message, rule, severity}; github, GitHub Actions annotations; sarif, a "
-    "SARIF 2.1.0 log for code scanning (default: %(default)s)"
-)
+RULES_DESCRIPTION = """\
+List every rule the toolkit reports (its id, default severity and title), or explain one: what
+it refuses and why, how to fix it, which other readers of the file disagree, and where its
+documentation is. Every problem `check`, `diff`, `show` and `resolve` report names its rule
+(`--format json`: "rule"; `--format sarif`: the ruleId).
+"""
 
 KIND_HELP = (
     "what the file is: profile, a Safety Profile file; action, an action file with its "
@@ -183,9 +184,19 @@ COMMAND_HELP = {
         ],
         "0, 2 usage error",
     ),
+    "rules": CommandHelp(
+        "list every rule, or explain one (its meaning, fix and documentation)",
+        RULES_DESCRIPTION,
+        [
+            ("safety-profile rules", "(every rule)"),
+            ("safety-profile rules yaml.tab", "(one rule explained)"),
+            ("safety-profile rules --format json schema.cost_order", "(for scripts)"),
+        ],
+        "0, 2 usage error (an unknown rule id is one)",
+    ),
     "diff": CommandHelp(
         "say whether a change makes a safety profile less strict, field by field",
-        DIFF_DESCRIPTION,  # {rules}: the strictness rules, filled in by the CLI
+        DIFF_DESCRIPTION,  # {rules}: which value of each field is stricter, filled in by the CLI
         [
             ("safety-profile diff old.safety_profile.yaml new.safety_profile.yaml", ""),
             ("safety-profile diff --git HEAD", "(uncommitted changes)"),

@@ -21,6 +21,7 @@ from pygls.workspace import TextDocument
 
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.text import line_starts
 
 from .check import Checker
@@ -166,7 +167,7 @@ class SafetyProfileServer(LanguageServer):
         text = document.source
         lines = lines_of(text)
         # The field of each problem, by place and rule: what the diagnostics' data may omit.
-        paths = {
+        paths: dict[tuple[int, int, str], str] = {
             (problem.line - 1, problem.column - 1, problem.rule): problem.path
             for problem in self.problems(document)
         }
@@ -216,7 +217,7 @@ class SafetyProfileServer(LanguageServer):
         except Exception as error:  # a bug: say so where the user looks, and keep serving
             logger.exception("checking %s failed", document.uri)
             message = f"internal error: {type(error).__name__}: {error} (please report it)"
-            internal = Problem(document.path, 0, 0, "", message, "internal-error")
+            internal = Problem(document.path, 0, 0, "", message, Rule.INTERNAL_ERROR)
             return to_diagnostics([internal], "", encoding)
 
     # -- when ----------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .kinds import KINDS
-from .show import yaml_value
+from .rendering import yaml_value
 
 COMMENT_WIDTH = 100
 
