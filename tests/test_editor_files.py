@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR
-from readme import code_blocks, modeline_block
+from readme import code_blocks, documentation_text, modeline_block
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.reading.validation import check_yaml_bytes
@@ -90,7 +90,7 @@ def test_readme_modeline_is_the_one_init_writes() -> None:
 
 def test_readme_jetbrains_patterns_are_the_vscode_globs() -> None:
     globs = _vscode_globs()[PROFILE_SCHEMA_PATH.resolve()]
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    readme = documentation_text()
     jetbrains = readme.split("**JetBrains IDEs**", 1)[1].split("**SchemaStore**", 1)[0]
     patterns = re.findall(r"`(\*[^`]*)`", jetbrains)
     assert patterns == [glob.removeprefix("**/") for glob in globs]

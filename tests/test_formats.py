@@ -21,6 +21,7 @@ RUNS = {
     "diff": ["diff", PROFILE, LOOSER],
     "resolve": ["resolve", "--project", PROFILE],
     "rules": ["rules", "yaml.tab"],
+    "show": ["show", PROFILE],
 }
 
 

@@ -17,6 +17,9 @@ from .formats import format_help, format_names, reporter
 from .help_text import COMMAND_HELP, KIND_HELP
 from .kinds import KINDS
 
+# The shells `safety-profile completion` writes a script for (shtab writes them).
+COMPLETION_SHELLS = ("bash", "zsh", "fish")
+
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 EPILOG = """\
@@ -97,6 +100,19 @@ def _error_line(text: str) -> None:
     print(f"safety-profile: {visible(text, escape_backslashes=False)}", file=sys.stderr)
 
 
+class _TopLevelFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse measures the commands' names two columns left of where it prints them, so the
+    longest (`completion`) would push its summary to the next line: count those two columns."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction):
+            self._action_max_length = max(
+                self._action_max_length,
+                max(len(name) for name in action.choices) + self._current_indent + 2,
+            )
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse quotes the arguments it refuses as given: escape them for the terminal."""
 
@@ -109,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="safety-profile",
         description="Check, show and describe CleverAgents Safety Profile YAML files.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_TopLevelFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
@@ -178,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = add_command("show")
     show.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+    add_format(show, "show")
     show.add_argument("file", metavar="FILE", help="the YAML file to show")
 
     init = add_command("init")
@@ -266,6 +283,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="OLD NEW; with --git or --pre-commit, files or folders to compare",
     )
+    completion = add_command("completion")
+    completion.add_argument(
+        "shell",
+        metavar="SHELL",
+        choices=list(COMPLETION_SHELLS),
+        help="bash, zsh or fish: the shell the script is for",
+    )
     lsp = add_command("lsp")
     # Editors' configurations often pass --stdio; standard input and output is the only way.
     lsp.add_argument(
@@ -281,6 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
         (resolve, run_resolve),
         (rules, run_rules),
         (diff, partial(run_diff, diff)),
+        (completion, run_completion),
         (lsp, run_lsp),
     ):
         command.set_defaults(handler=handler)
@@ -319,14 +344,18 @@ def run_show(args: argparse.Namespace) -> int:
     from cleveragents.reading.loaded_file import load_file
 
     from .check import load_file_checker
-    from .show import render_effective
 
     path = args.file
     result, problems = load_file_checker(args.kind)(load_file(path), path)
-    if result.instance is None:
-        _emit(reporter("text", _colour("text")).check(problems, 1))
-        return EXIT_INVALID
-    _emit(render_effective(result.instance, path))
+    shown = reporter(args.output_format, _colour(args.output_format))
+    _emit(shown.show(result.instance, problems, path, args.kind))
+    return EXIT_INVALID if result.instance is None else EXIT_OK
+
+
+def run_completion(args: argparse.Namespace) -> int:
+    from .completion import completion_script
+
+    _emit(completion_script(build_parser(), args.shell))
     return EXIT_OK
 
 

@@ -32,6 +32,16 @@ first the modeline from which editors (yaml-language-server) read the schema. Ne
 a file.
 """
 
+COMPLETION_DESCRIPTION = """\
+Print a script that completes safety-profile's commands, options, choices and file names in
+SHELL (written by shtab from this command's own options, so it is never out of date). Load it
+from your shell's start-up file, or install it where the shell looks for completions:
+
+  bash  eval "$(safety-profile completion bash)"   in ~/.bashrc
+  zsh   safety-profile completion zsh > "${fpath[1]}/_safety-profile"   (then a new shell)
+  fish  safety-profile completion fish > ~/.config/fish/completions/safety-profile.fish
+"""
+
 RESOLVE_DESCRIPTION = """\
 Print the safety profile that applies to a plan and its provenance (PLAN, ACTION, PROJECT or
 GLOBAL): plan > action > project > global, the highest layer that sets a profile wins whole.
@@ -164,6 +174,16 @@ COMMAND_HELP = {
             ),
         ],
         "0 resolved, 1 a file is invalid or unreadable, 2 usage error",
+    ),
+    "completion": CommandHelp(
+        "print a shell completion script (bash, zsh or fish)",
+        COMPLETION_DESCRIPTION,
+        [
+            ("safety-profile completion bash", "(source it from ~/.bashrc)"),
+            ("safety-profile completion zsh", ""),
+            ("safety-profile completion fish", ""),
+        ],
+        "0, 2 usage error",
     ),
     "rules": CommandHelp(
         "list every rule, or explain one (its meaning, fix and documentation)",

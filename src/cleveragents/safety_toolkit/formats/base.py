@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
@@ -32,6 +34,12 @@ class Reporter:
         raise NotImplementedError
 
     def diff(self, report: DiffReport) -> str:
+        raise NotImplementedError
+
+    def show(
+        self, instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+    ) -> str:
+        """The effective document of one file (None: the file is invalid, see `problems`)."""
         raise NotImplementedError
 
     def resolve(self, resolution: Resolution) -> str:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .base import Reporter
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
@@ -56,6 +58,20 @@ def _finding_json(finding: Finding) -> dict[str, object]:
     }
 
 
+def field_origins(instance: BaseModel, prefix: str = "") -> dict[str, str]:
+    """`file` or `default` for each field by dotted path, nested models' fields too: what the
+    text output marks `# from file` or `# default` (the keys of the dumped document)."""
+    from pydantic import BaseModel
+
+    origins: dict[str, str] = {}
+    for key in instance.model_dump(mode="json"):
+        origins[prefix + key] = "file" if key in instance.model_fields_set else "default"
+        nested = getattr(instance, key, None)
+        if isinstance(nested, BaseModel):
+            origins.update(field_origins(nested, f"{prefix}{key}."))
+    return origins
+
+
 class JsonReporter(Reporter):
     name = "json"
     serves: ClassVar[Mapping[str, str]] = {
@@ -65,6 +81,7 @@ class JsonReporter(Reporter):
         "resolve": "for scripts",
         "rules": "for scripts: the rule as {id, title, description, fix, severity, readers, "
         "url}, or a list of them",
+        "show": "{file, kind, document, origins, problems}, for scripts",
     }
 
     def check(self, problems: Sequence[Problem], files_checked: int) -> str:
@@ -80,6 +97,22 @@ class JsonReporter(Reporter):
                 "files_compared": report.files_compared,
                 "changes": [_finding_json(finding) for finding in report.findings],
                 "problems": [problem_json(problem) for problem in report.problems],
+            }
+        )
+
+    def show(
+        self, instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+    ) -> str:
+        """{file, kind, document, origins, problems}: the effective document (null when the
+        file is invalid), where each field's value came from, and check's objects for its
+        problems."""
+        return _dumps(
+            {
+                "file": source,
+                "kind": kind,
+                "document": None if instance is None else instance.model_dump(mode="json"),
+                "origins": {} if instance is None else field_origins(instance),
+                "problems": [problem_json(problem) for problem in problems],
             }
         )
 

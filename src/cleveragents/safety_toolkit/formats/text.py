@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .base import Reporter
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from cleveragents.domain.models.core.safety_profile import Provenance
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
@@ -43,6 +45,7 @@ class TextReporter(Reporter):
         "diff": "a line per change and a summary",
         "resolve": "for people",
         "rules": "for people",
+        "show": "YAML lines marked `# from file` or `# default`, for people",
     }
 
     def _problem_lines(self, problems: Sequence[Problem]) -> list[str]:
@@ -74,6 +77,15 @@ class TextReporter(Reporter):
             lines.append(finding.render(_painted(label, colour_code, self.colour)))
         lines.append(diff_summary(report))
         return "\n".join(lines) + "\n"
+
+    def show(
+        self, instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+    ) -> str:
+        """A header naming the file, then every field marked `# from file` or `# default`;
+        for an invalid file, its problems as `check` reports them."""
+        from ..show import render_effective
+
+        return self.check(problems, 1) if instance is None else render_effective(instance, source)
 
     def resolve(self, resolution: Resolution) -> str:
         """The layers highest first, a note for each field on which the applied profile is

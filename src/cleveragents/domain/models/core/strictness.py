@@ -78,7 +78,7 @@ class StrictnessRule:
     """How to tell which of two values of one field is stricter."""
 
     stricter: str
-    """The rule in words, for people (the README, `--help`, SARIF rule help)."""
+    """The rule in words, for people (docs/loosening.md, `--help`, SARIF rule help)."""
     compare: Callable[[Any, Any], Change | None]
     """`(old, new)`: what `new` does compared with `old`; None when they are equally strict."""
 
