@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/resource_bounds.py
 
 Each case runs the installed CLI in its own process; peak memory is that process's maximum
-resident set size. The bounds (README, "Resource bounds"): 1 MiB per file, 64 levels of nesting,
+resident set size. The bounds (docs/one-file-one-meaning.md): 1 MiB per file, 64 levels of nesting,
 100,000 values and 1 MiB of text after alias expansion, 40 digits in an integer; libyaml itself
 stops flow nesting at 1,000.
 """

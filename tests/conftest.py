@@ -59,8 +59,8 @@ def console_script(name: str) -> str:
     return found
 
 
-def local_schema_registry(folder: Path) -> Any:
-    """A `referencing.Registry` of every `*.schema.json` in `folder` under its `$id`, which
+def local_schema_registry(*folders: Path) -> Any:
+    """A `referencing.Registry` of every `*.schema.json` in `folders` under its `$id`, which
     refuses to retrieve anything else: a `$ref` resolves locally or fails, never downloads."""
     from referencing import Registry, Resource
     from referencing.exceptions import NoSuchResource
@@ -70,6 +70,7 @@ def local_schema_registry(folder: Path) -> Any:
 
     resources = [
         Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))
+        for folder in folders
         for path in sorted(folder.glob("*.schema.json"))
     ]
     registry = Registry(retrieve=refuse)  # type: ignore[call-arg]

@@ -61,7 +61,9 @@ class Editor:
 
 
 @contextmanager
-def editor_session() -> Iterator[Editor]:
+def editor_session(schema_store_url: str | None = None) -> Iterator[Editor]:
+    """With `schema_store_url`, the server reads that SchemaStore catalog (a local server's)
+    instead of the VS Code settings' file names."""
     vscode = json.loads(VSCODE_SETTINGS.read_text(encoding="utf-8"))
     settings = {
         "yaml": {
@@ -72,6 +74,8 @@ def editor_session() -> Iterator[Editor]:
             "schemaStore": {"enable": False},  # no network: only our schema is in play
         }
     }
+    if schema_store_url is not None:
+        settings["yaml"].update(schemas={}, schemaStore={"enable": True, "url": schema_store_url})
     client = LanguageServerClient(server_command(), settings, cwd=REPO_ROOT)
     try:
         client.initialize(REPO_ROOT)

@@ -25,6 +25,13 @@ JsonObject = dict[str, Any]
 REMOTE_CONTENT_REQUEST = "vscode/content"
 
 
+def remote_uri(request: JsonObject) -> str:
+    """The URL a `vscode/content` request asks for (its one parameter, sent in a list)."""
+    params = request["params"]
+    uri: str = params[0] if isinstance(params, list) else params
+    return uri
+
+
 class LanguageServerError(RuntimeError):
     """The server answered with an error, stopped, or did not answer in time."""
 
@@ -80,6 +87,8 @@ class LanguageServerClient:
         self._stderr: list[bytes] = []
         self._opened: set[str] = set()
         self._server_requests: list[JsonObject] = []
+        # http(s) schemas this editor serves (URL -> text), as if published; others are refused.
+        self.remote_content: dict[str, str] = {}
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
@@ -108,6 +117,12 @@ class LanguageServerClient:
 
     def _answer_server_request(self, request: JsonObject) -> None:
         self._server_requests.append(request)
+        if (
+            request["method"] == REMOTE_CONTENT_REQUEST
+            and remote_uri(request) in self.remote_content
+        ):
+            self._send({"id": request["id"], "result": self.remote_content[remote_uri(request)]})
+            return
         if request["method"] == REMOTE_CONTENT_REQUEST:
             refusal = {"code": -32603, "message": "this editor is offline: nothing is fetched"}
             self._send({"id": request["id"], "error": refusal})

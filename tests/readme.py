@@ -1,8 +1,11 @@
-"""The README's code blocks, so tests can check that what it shows is what is tested."""
+"""The code blocks of the README and of the documentation pages (docs/*.md), so tests can check
+that what they show is what is tested. A section is found by its heading in whichever page holds
+it, so moving a section from the README to a page (or between pages) keeps its tests running."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from conftest import REPO_ROOT
 
@@ -10,20 +13,36 @@ from conftest import REPO_ROOT
 FENCED_BLOCK = re.compile(r"^( *)```(\w*)\n(.*?)^\1```$", re.MULTILINE | re.DOTALL)
 
 
+def documentation_pages() -> list[Path]:
+    """README.md, then every page of the documentation site."""
+    return [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+
+
 def readme_text() -> str:
     return (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 
 
+def documentation_text() -> str:
+    """The README and every documentation page, one after the other."""
+    return "\n\n".join(page.read_text(encoding="utf-8") for page in documentation_pages())
+
+
 def section_text(section: str, subsection: str | None = None) -> str:
     """The text under the `## {section}` heading (up to the next `## `), or under its
-    `### {subsection}` heading (up to the next `### ` or `## `)."""
-    _, found, rest = readme_text().partition(f"\n## {section}\n")
-    assert found, f"README.md has no section '## {section}'"
+    `### {subsection}` heading (up to the next `### ` or `## `), in the one page that holds it."""
+    heading = f"\n## {section}\n"
+    holding = [
+        text
+        for text in (page.read_text(encoding="utf-8") for page in documentation_pages())
+        if heading in text
+    ]
+    assert len(holding) == 1, f"{len(holding)} pages have the section '## {section}'"
+    _, found, rest = holding[0].partition(heading)
     body = rest.split("\n## ", 1)[0]
     if subsection is None:
         return body
     _, found, rest = body.partition(f"\n### {subsection}\n")
-    assert found, f"README.md has no subsection '### {subsection}' under '## {section}'"
+    assert found, f"no subsection '### {subsection}' under '## {section}'"
     return rest.split("\n### ", 1)[0]
 
 

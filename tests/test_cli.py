@@ -128,7 +128,7 @@ def test_missing_directory_fifo_and_binary_files(tmp_path: Path) -> None:
     assert result.stderr == ""
     assert result.stdout == (
         f"{tmp_path}: error: is a directory; pass the YAML files inside it\n"
-        f"{binary}:1:1: error: $: the file is binary, not YAML text\n"
+        f"{binary}:1:1: error: the file is binary, not YAML text\n"
         f"{fifo}: error: cannot be read (not a regular file); pass a regular YAML file\n"
         "absent.yaml: error: no such file; check the path\n"
         "4 of 4 files invalid\n"

@@ -293,13 +293,13 @@ UNREADABLE_TEXT = {
     "binary": (b"{}", "the stored value is bytes, not JSON text"),
     "not_an_object": (
         "[]",
-        "the stored value no longer matches the Safety Profile schema ($: a "
+        "the stored value no longer matches the Safety Profile schema (a "
         "list is not a mapping; expected a mapping)",
     ),
     "json_null_text": (
         "null",
         "the stored value no longer matches the Safety Profile schema "
-        "($: null is not a mapping; expected a mapping)",
+        "(null is not a mapping; expected a mapping)",
     ),
     # The JSON decoder recurses once per level: 100,000 levels raised RecursionError.
     "nested_100000_deep": (

@@ -23,7 +23,8 @@ allowed_skill_categories: [code, test]
 FIRST = {
     "config/prod.safety_profile.yaml": "require_sandbox: true\nmax_total_cost: 100.0\n",
     "config/gone.safety_profile.yaml": "allowed_skill_categories: [deploy]\n",
-    # Long enough for git to see the edited file as renamed (more than half of it is kept).
+    # Long enough for git to see the edited file as renamed (more than half of it is kept);
+    # a rename is still a deletion and an addition, compared with the baseline.
     "config/renamed.safety_profile.yaml": RENAMED.format("true"),
     "profiles/team.yaml": "allow_unsafe_tools: false\n",  # not named like a profile
     "notes.yaml": "anything: at all\n",
@@ -56,16 +57,25 @@ def repository(tmp_path: Path) -> Path:
     return tmp_path
 
 
+MOVED_ADDED = [
+    "config/moved.safety_profile.yaml: added: it overrides the next layer; review it whole",
+    "config/moved.safety_profile.yaml:3:23: loosens: max_retries_per_step: 3 → 5 (added: "
+    "looser than DEFAULT_SAFETY_PROFILE)",
+]
+RENAMED_REMOVED = "config/renamed.safety_profile.yaml: loosens: removed: the next layer applies"
 EXPECTED = [
     "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
-    "config/moved.safety_profile.yaml:4:22: loosens: require_checkpoints: true → false",
+    *MOVED_ADDED,
+    "config/moved.safety_profile.yaml:4:22: loosens: require_checkpoints: true → false (added: "
+    "looser than DEFAULT_SAFETY_PROFILE)",
     "config/new.safety_profile.yaml: added: it overrides the next layer; review it whole",
     # An added profile is compared with what applied before it: the built-in default.
     "config/new.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true "
     "(added: looser than DEFAULT_SAFETY_PROFILE)",
     "config/prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
     "config/prod.safety_profile.yaml:2:17: tightens: max_total_cost: 100.0 → 50.0",
-    "4 changes loosen, 1 change tightens, 1 profile added (4 files compared)",
+    RENAMED_REMOVED,
+    "6 changes loosen, 1 change tightens, 2 profiles added (5 files compared)",
 ]
 
 
@@ -102,7 +112,9 @@ def test_staged_content_or_another_revision(repository: Path) -> None:
     staged = run("diff", "--git", "HEAD", "--staged", cwd=repository)
     assert staged.stdout.splitlines() == [
         "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
-        "1 change loosens (2 files compared)",
+        *MOVED_ADDED,
+        RENAMED_REMOVED,
+        "3 changes loosen, 1 profile added (3 files compared)",
     ]
     git(repository, "add", "-A")
     git(repository, "commit", "-q", "-m", "second")
@@ -179,7 +191,7 @@ def test_before_the_first_commit_everything_is_added(tmp_path: Path) -> None:
 def test_pre_commit_mode_uses_the_refs_pre_commit_sets(repository: Path) -> None:
     # Without the refs: HEAD against the staged content.
     staged = run("diff", "--pre-commit", cwd=repository)
-    assert staged.stdout.splitlines()[-1] == "1 change loosens (2 files compared)"
+    assert staged.stdout.splitlines()[-1] == "3 changes loosen, 1 profile added (3 files compared)"
     assert staged.stderr == (
         "an intended loosening? commit it with the hook skipped once: "
         "SKIP=safety-profile-loosening git commit ...\n"
@@ -217,3 +229,59 @@ def test_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
     result = run("diff", "--git", "HEAD", cwd=tmp_path)
     assert result.returncode == 2
     assert "is not inside a git repository" in result.stderr
+
+
+def test_pre_commit_mode_reports_an_invalid_staged_file_in_one_line(tmp_path: Path) -> None:
+    """The check hook reports an invalid staged profile; the loosening hook says it is invalid
+    in one line and fails. Problems no check hook reports stay in full: a file not named like
+    the kind's (under a PATH argument), an invalid old version, and what a push compares."""
+    bad = "max_retries_per_step: 500\n"
+    new_repository(
+        tmp_path,
+        {"-a.safety_profile.yaml": "{}\n", "profiles/b.yaml": "{}\n", "actions/c.yaml": bad},
+    )
+    write_files(
+        tmp_path,
+        {"-a.safety_profile.yaml": bad, "profiles/b.yaml": bad, "actions/c.yaml": "name: [x\n"},
+    )
+    git(tmp_path, "add", "-A")
+    result = run("diff", "--pre-commit", "--", "-a.safety_profile.yaml", "profiles", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "-a.safety_profile.yaml: error: invalid, so it cannot be compared; the safety-profile "
+        "hook reports why (or run: safety-profile check -- -a.safety_profile.yaml)",
+        "profiles/b.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100",
+        "2 files invalid (2 files compared)",
+    ]
+    action = run("diff", "--pre-commit", "--kind", "action", "--format", "json", cwd=tmp_path)
+    problems = [(p["file"], p["rule"], p["message"]) for p in json.loads(action.stdout)["problems"]]
+    assert action.returncode == 1
+    # The old version's problems are no hook's: in full, marked as the version in HEAD.
+    assert problems[0] == (
+        "actions/c.yaml",
+        "diff.invalid",
+        "invalid, so it cannot be compared; the safety-profile-action hook reports why "
+        "(or run: safety-profile check --kind action actions/c.yaml)",
+    )
+    assert len(problems) > 1
+    assert all(message.endswith("(the version in HEAD)") for *_, message in problems[1:])
+    sarif = run("diff", "--pre-commit", "--kind", "action", "--format", "sarif", cwd=tmp_path)
+    (rule,) = [
+        rule
+        for rule in json.loads(sarif.stdout)["runs"][0]["tool"]["driver"]["rules"]
+        if rule["id"] == "diff.invalid"
+    ]
+    assert rule["shortDescription"]["text"] == "An invalid file, reported by the check hook"
+    # Outside the pre-commit stage nothing is deferred.
+    staged = run("diff", "--git", "HEAD", "--staged", cwd=tmp_path)
+    assert "-a.safety_profile.yaml:1:23: error: max_retries_per_step: 500" in staged.stdout
+    git(tmp_path, "commit", "-q", "-m", "invalid")
+    pushed = run(
+        "diff",
+        "--pre-commit",
+        cwd=tmp_path,
+        PRE_COMMIT_FROM_REF=git(tmp_path, "rev-parse", "HEAD~1").strip(),
+        PRE_COMMIT_TO_REF=git(tmp_path, "rev-parse", "HEAD").strip(),
+    )
+    assert "-a.safety_profile.yaml:1:23: error: max_retries_per_step: 500" in pushed.stdout
+    assert "cannot be compared" not in pushed.stdout

@@ -109,6 +109,9 @@ def test_a_profile_replaced_by_a_link_is_read_through_it(tmp_path: Path) -> None
         # A name in a message is escaped as reports escape names.
         (os.fsdecode(b"caf\xe9\x1b.yaml"), "leads to 'caf\\xe9\\x1b.yaml', which does not exist"),
         ("loop.safety_profile.yaml", "has too many levels of links"),
+        (".", "leads to the folder '.', not a file"),
+        # A long name is cut short.
+        ("/" + "x" * 300, f"leads outside the repository (to '/{'x' * 199}...' (301 characters))"),
     ],
 )
 def test_a_link_that_leaves_the_repository_or_dangles_is_an_error(
@@ -126,6 +129,83 @@ def test_a_link_that_leaves_the_repository_or_dangles_is_an_error(
         assert (
             f"loop.safety_profile.yaml: error: in the {side}: 'loop.safety_profile.yaml' {words}"
         ) in result.stdout
+
+
+def test_a_link_through_a_folder_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    """`nowhere/../strict.yaml` reads as `strict.yaml` to git's diff, but the kernel cannot
+    follow it without a folder `nowhere`: a checkout has no profile there, so it is an error
+    (the real hook included), never a comparison with `strict.yaml`."""
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT, "strict.yaml": STRICT})
+    (tmp_path / "prod.safety_profile.yaml").unlink()
+    os.symlink("nowhere/../strict.yaml", tmp_path / "prod.safety_profile.yaml")
+    git(tmp_path, "add", "-A")
+    words = (
+        "'prod.safety_profile.yaml' leads through 'nowhere', which does not exist; a profile "
+        "that is a link must lead to a file committed in the repository"
+    )
+    for args, side in (
+        (("--git", "HEAD"), "the working tree"),
+        (("--pre-commit",), "the index"),
+    ):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert f"prod.safety_profile.yaml: error: in {side}: {words}" in result.stdout, args
+    commit_all(tmp_path, "link")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"prod.safety_profile.yaml: error: in HEAD: {words}" in result.stdout
+
+
+def test_a_profile_replaced_by_a_submodule_is_called_one(tmp_path: Path) -> None:
+    (tmp_path / "inner").mkdir()
+    inner = new_repository(tmp_path / "inner", {"x": LOOSE})
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    new_repository(outer, {"prod.safety_profile.yaml": STRICT})
+    git(outer, "rm", "-q", "prod.safety_profile.yaml")
+    git(
+        outer,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        str(inner),
+        "prod.safety_profile.yaml",
+    )
+    commit_all(outer, "a profile becomes a submodule")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=outer)
+    assert result.returncode == 1
+    assert (
+        "prod.safety_profile.yaml: error: in HEAD: 'prod.safety_profile.yaml' is a submodule, "
+        "not a file"
+    ) in result.stdout.splitlines()
+    assert "must lead to" not in result.stdout
+
+
+def test_a_link_too_long_to_check_out_is_an_error(tmp_path: Path) -> None:
+    """git holds a link of any length; no checkout can make one of 4096 bytes or more, so
+    the profile would be missing. The message does not quote the megabytes back."""
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    target = (
+        subprocess.run(
+            ["git", "hash-object", "-w", "--stdin"],
+            cwd=tmp_path,
+            input=("a/" * 2_500_000).encode(),
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .strip()
+    )
+    git(tmp_path, "update-index", "--cacheinfo", f"120000,{target},prod.safety_profile.yaml")
+    result = run("diff", "--pre-commit", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0].startswith(
+        "prod.safety_profile.yaml: error: in the index: 'prod.safety_profile.yaml' has a "
+        "target longer than a link can hold (4095 bytes)"
+    )
+    assert len(result.stdout) < 1000
 
 
 # -- attributes ----------------------------------------------------------------------------------
@@ -149,6 +229,68 @@ def test_an_attribute_that_changes_the_checkout_is_refused(tmp_path: Path, attri
     checked = run("check", "prod.safety_profile.yaml", cwd=tmp_path)
     assert checked.returncode == 1
     assert f"prod.safety_profile.yaml: error: {message}" in checked.stdout
+
+
+@pytest.mark.parametrize("attribute", ["export-subst", "export-ignore"])
+def test_an_attribute_that_changes_an_archive_is_refused(tmp_path: Path, attribute: str) -> None:
+    """`git archive` (GitHub's source archives) expands `$Format:...$` with export-subst, and
+    leaves the file out with export-ignore: refused like a transforming checkout."""
+    comment = "max_total_cost: 10 # $Format:%nallow_unsafe_tools: true$\n"
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    write_files(tmp_path, {".gitattributes": f"*.yaml {attribute}\n"})
+    write_files(tmp_path, {"prod.safety_profile.yaml": STRICT + comment})
+    commit_all(tmp_path, "a comment and an attribute")
+    message = (
+        f"the git attribute {attribute} makes an archive (git archive) of this file differ from "
+        "the committed file"
+    )
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"prod.safety_profile.yaml: error: in HEAD: {message}" in result.stdout
+    checked = run("check", "prod.safety_profile.yaml", cwd=tmp_path)
+    assert (checked.returncode, checked.stdout.splitlines()[0]) == (
+        1,
+        f"prod.safety_profile.yaml: error: {message}, so what is reviewed is not what is read; "
+        "remove it from .gitattributes for safety profiles and actions",
+    )
+
+
+def test_an_attribute_pattern_in_another_case_is_refused(tmp_path: Path) -> None:
+    """`*.YAML` does not match `prod.safety_profile.yaml` on Linux, but does where clones set
+    core.ignorecase (macOS, Windows): such a checkout re-encodes the profile."""
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    write_files(tmp_path, {".gitattributes": "*.YAML working-tree-encoding=SHIFT_JIS\n"})
+    commit_all(tmp_path, "only an attribute, in upper case")
+    message = "the git attribute working-tree-encoding=SHIFT_JIS makes a checkout of this file"
+    for args in (
+        ("diff", "--git", "HEAD~1", "--to", "HEAD"),
+        ("check", "prod.safety_profile.yaml"),
+    ):
+        result = run(*args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert message in result.stdout, args
+
+
+def test_attributes_outside_a_sparse_checkout_apply(tmp_path: Path) -> None:
+    """A sparse clone (CI's `sparse-checkout:`) holds no `out/.gitattributes`, and git's
+    check-attr then skips it: a full checkout still re-encodes `out/b...`."""
+    source, sparse = tmp_path / "source", tmp_path / "sparse"
+    source.mkdir()
+    new_repository(
+        source, {"in/a.safety_profile.yaml": STRICT, "out/b.safety_profile.yaml": STRICT}
+    )
+    write_files(source, {"out/.gitattributes": "*.yaml working-tree-encoding=SHIFT_JIS\n"})
+    commit_all(source, "an attribute outside the cone")
+    git(tmp_path, "clone", "-q", "--sparse", str(source), str(sparse))
+    git(sparse, "sparse-checkout", "set", "in")
+    assert not (sparse / "out").exists()
+    for args, side in ((("--to", "HEAD"), "HEAD"), ((), "the working tree")):
+        result = run("diff", "--git", "HEAD~1", *args, cwd=sparse)
+        assert result.returncode == 1, args
+        assert (
+            f"out/b.safety_profile.yaml: error: in {side}: the git attribute "
+            "working-tree-encoding=SHIFT_JIS makes a checkout"
+        ) in result.stdout, args
 
 
 def test_attributes_from_info_attributes_apply_too(tmp_path: Path) -> None:
@@ -176,6 +318,18 @@ def test_line_ending_attributes_change_no_value_and_are_accepted(tmp_path: Path)
     assert run("check", "a.safety_profile.yaml", cwd=checkout).returncode == 0
 
 
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree"])
+def test_a_profile_git_is_told_not_to_look_at_is_compared(tmp_path: Path, flag: str) -> None:
+    """`git diff` takes an assume-unchanged or skip-worktree file as unchanged; the working
+    tree's file is what is read, so it is compared anyway."""
+    new_repository(tmp_path, {"a.safety_profile.yaml": STRICT})
+    git(tmp_path, "update-index", flag, "a.safety_profile.yaml")
+    write_files(tmp_path, {"a.safety_profile.yaml": LOOSE})
+    result = run("diff", "--git", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == f"a.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}"
+
+
 # -- names the hooks match -----------------------------------------------------------------------
 def test_any_case_of_yaml_under_a_named_folder(tmp_path: Path) -> None:
     new_repository(tmp_path, {"profiles/prod.YAML": STRICT, "profiles/b.Yml": STRICT})
@@ -198,6 +352,68 @@ def test_a_changed_submodule_is_reported(tmp_path: Path) -> None:
         "sub: error: a submodule changed; the profiles in it are not compared here: run "
         "safety-profile diff --git in the submodule"
     )
+
+
+def test_a_submodule_that_gitmodules_says_to_ignore_is_still_reported(tmp_path: Path) -> None:
+    """`ignore = all` in `.gitmodules` hides a submodule from `git diff`; not from `diff --git`:
+    moving it to a commit that loosens its profile is reported, staged or committed."""
+    (tmp_path / "inner").mkdir()
+    inner = new_repository(tmp_path / "inner", {"a.safety_profile.yaml": STRICT})
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    new_repository(outer, {"README.md": "x\n"})
+    git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+    git(outer, "config", "-f", ".gitmodules", "submodule.sub.ignore", "all")
+    git(outer, "config", "submodule.sub.ignore", "all")
+    commit_all(outer, "a submodule git is told to ignore")
+    write_files(outer / "sub", {"a.safety_profile.yaml": LOOSE})
+    commit_all(outer / "sub", "loosen")
+    git(outer, "add", "sub")
+    reported = (
+        "sub: error: a submodule changed; the profiles in it are not compared here: run "
+        "safety-profile diff --git in the submodule"
+    )
+    for args in (("--pre-commit",), ("--git", "HEAD"), ("--git", "HEAD", "--staged")):
+        result = run("diff", *args, cwd=outer)
+        assert (result.returncode, result.stdout.splitlines()[0]) == (1, reported), args
+    commit_all(outer, "move the submodule")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=outer)
+    assert (result.returncode, result.stdout.splitlines()[0]) == (1, reported)
+
+
+# -- renames -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("envs/dev/safety_profile.yaml", "envs/prod/safety_profile.yaml"),
+        ("prod.safety_profile.yaml", "prod.safety_profile.YAML"),
+        ("prod.safety_profile.yaml", "notes.txt"),
+    ],
+)
+def test_a_rename_deletes_the_old_profile_and_adds_the_new_one(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    """Whoever opens the old path after a rename finds nothing (the next layer applies), and
+    the new path overrides the layer below it: a rename is a deletion and an addition, the
+    addition compared with the baseline."""
+    loose = "require_sandbox: false\nallow_unsafe_tools: true\n"
+    new_repository(tmp_path, {old: loose, "envs/prod/app.yaml": "app: x\n"})
+    git(tmp_path, "mv", old, new)
+    for args in (("--pre-commit",), ("--git", "HEAD", "--staged")):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert f"{old}: loosens: removed: the next layer applies" in result.stdout.splitlines()
+    commit_all(tmp_path, "rename")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    lines = result.stdout.splitlines()
+    assert f"{old}: loosens: removed: the next layer applies" in lines
+    if new.endswith(".txt"):
+        assert lines[-1] == "1 change loosens (1 file compared)"
+    else:
+        assert f"{new}: added: it overrides the next layer; review it whole" in lines
+        assert (
+            f"{new}:1:18: {SANDBOX_LOOSENS} (added: looser than DEFAULT_SAFETY_PROFILE)"
+        ) in lines
 
 
 # -- added files ---------------------------------------------------------------------------------
@@ -364,6 +580,33 @@ def test_a_file_named_an_action_only_through_a_folder_link(tmp_path: Path) -> No
     assert result.stdout.startswith(loosened), result.stdout
 
 
+def test_a_profile_named_through_two_folder_links_in_a_row(tmp_path: Path) -> None:
+    """`conf` -> `sel/a`, `sel/a/sub` -> `envs/prod`: `conf/sub/safety_profile.yaml` is read
+    through both; relinking `conf` to `sel/b` (whose `sub` leads to a loose profile) loosens
+    it. A loop of folder links (`loop` -> `.`) ends."""
+    new_repository(
+        tmp_path,
+        {"envs/prod/safety_profile.yaml": STRICT, "envs/dev/safety_profile.yaml": LOOSE},
+    )
+    for link, target in (
+        ("sel/a/sub", "../../envs/prod"),
+        ("sel/b/sub", "../../envs/dev"),
+        ("conf", "sel/a"),
+        ("loop", "."),
+    ):
+        (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target, tmp_path / link)
+    commit_all(tmp_path, "links")
+    (tmp_path / "conf").unlink()
+    os.symlink("sel/b", tmp_path / "conf")
+    git(tmp_path, "add", "-A")
+    for args in (("--pre-commit",), ("--git", "HEAD")):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert f"conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in result.stdout, args
+        assert f"loop/conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in result.stdout
+
+
 def test_check_asks_each_files_own_repository_about_attributes(tmp_path: Path) -> None:
     first, second, loose = tmp_path / "first", tmp_path / "second", tmp_path / "loose"
     for folder in (first, second, loose):
@@ -383,3 +626,20 @@ def test_check_asks_each_files_own_repository_about_attributes(tmp_path: Path) -
     )
     assert "second/" not in result.stdout
     assert "loose/" not in result.stdout
+
+
+def test_check_asks_the_repository_git_dir_names(tmp_path: Path) -> None:
+    """A work tree whose repository is elsewhere (GIT_DIR and GIT_WORK_TREE, as a bare
+    "dotfiles" repository is used) has no `.git`: `check` asks git, as `diff` does."""
+    work, bare = tmp_path / "work", tmp_path / "repo.git"
+    work.mkdir()
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    env = {"GIT_DIR": str(bare), "GIT_WORK_TREE": str(work)}
+    write_files(work, {".gitattributes": "*.yaml filter=lfs\n", "a.safety_profile.yaml": STRICT})
+    subprocess.run(["git", "add", "-A"], cwd=work, env={**os.environ, **env}, check=True)
+    message = "the git attribute filter=lfs makes a checkout of this file differ"
+    checked = run("check", "a.safety_profile.yaml", cwd=work, **env)
+    assert checked.returncode == 1
+    assert f"a.safety_profile.yaml: error: {message}" in checked.stdout
+    compared = run("diff", "--pre-commit", cwd=work, **env)
+    assert (compared.returncode, message in compared.stdout) == (1, True)

@@ -48,12 +48,20 @@ CONTENTS = [
     "{}\n",
     "max_retries_per_step: 500\n",  # invalid
 ]
-LINK_TARGETS = [*NAMES, "missing.yaml", "../outside.yaml", "/etc/hostname"]
+# `nowhere/../data/t.yaml`: git's diff reads it as `data/t.yaml`; the kernel cannot follow it.
+LINK_TARGETS = [
+    *NAMES,
+    "missing.yaml",
+    "../outside.yaml",
+    "/etc/hostname",
+    "nowhere/../data/t.yaml",
+]
 ATTRIBUTES = [
     "",
     "*.yaml text eol=crlf\n*.yml text eol=crlf\n",
     "data/* filter=flip\n",  # a real smudge filter: the checkout says `false` where git has `true`
     "*.yml ident\n",
+    "*.YAML working-tree-encoding=SHIFT_JIS\n",  # applies where clones set core.ignorecase
 ]
 EXACT_ATTRIBUTES = ATTRIBUTES[:2]  # line endings only: nothing is refused, verdicts are equal
 
@@ -90,7 +98,7 @@ def apply(tree: dict[str, Entry], ops: list[tuple[str, str, str, Entry]]) -> dic
 
 
 def relative_target(name: str, target: str) -> str:
-    if target.startswith(("/", "../")):
+    if target.startswith(("/", "../", "nowhere/")):
         return target
     return posixpath.relpath(target, posixpath.dirname(name) or ".")
 
@@ -129,7 +137,11 @@ def checked_out(checkout: Path) -> dict[str, bytes | None]:
             path = os.path.relpath(os.path.join(folder, name), checkout).replace(os.sep, "/")
             if not PROFILE.matches(path):
                 continue
-            real = os.path.realpath(os.path.join(folder, name))
+            try:  # strict: every folder on the way must exist, as the kernel walks them
+                real = os.path.realpath(os.path.join(folder, name), strict=True)
+            except OSError:
+                found[path] = None
+                continue
             inside = real.startswith(os.path.realpath(checkout) + os.sep)
             found[path] = Path(real).read_bytes() if inside and os.path.isfile(real) else None
     return found
@@ -139,11 +151,6 @@ def ground_truth(repo: Path, old: Path, new: Path, scratch: Path) -> set[str]:
     """The profiles a checkout-by-checkout comparison flags: loosened, deleted, invalid, or
     read through a link that leaves the repository or dangles."""
     before, after = checked_out(old), checked_out(new)
-    renames = {}
-    fields = git(repo, "diff", "-z", "-M", "--name-status", "HEAD~1", "HEAD").split("\0")
-    for index, field in enumerate(fields):
-        if field.startswith("R") and PROFILE.matches(fields[index + 2]):
-            renames[fields[index + 1]] = fields[index + 2]
     baseline = scratch / "baseline.yaml"
     baseline.write_text(
         "".join(
@@ -152,32 +159,28 @@ def ground_truth(repo: Path, old: Path, new: Path, scratch: Path) -> set[str]:
         ),
         encoding="utf-8",
     )
-    pairs = {name: renames.get(name, name) for name in before}
-    pairs.update({name: name for name in after if name not in pairs.values()})
+    # Each path on its own: after a rename nothing is left at the old path, and the new one
+    # is added (compared with the baseline).
     flagged = set()
-    for old_name, new_name in pairs.items():
-        old_data, new_data = before.get(old_name, b""), after.get(new_name, b"")
-        if old_name in before and new_name not in after:
-            flagged.add(old_name)  # deleted: the next layer applies
+    for name in sorted({*before, *after}):
+        old_data, new_data = before.get(name, b""), after.get(name, b"")
+        if name in before and name not in after:
+            flagged.add(name)  # deleted: the next layer applies
             continue
         if old_data is None or new_data is None:
-            flagged.add(new_name)
+            flagged.add(name)
             continue
         # Unchanged: the same bytes, or the same but for a CR that an eol attribute put before
         # each LF (a comparison of an unchanged invalid file would flag it; `diff` does not).
-        if old_name in before and old_data.replace(b"\r\n", b"\n") == new_data.replace(
-            b"\r\n", b"\n"
-        ):
+        if name in before and old_data.replace(b"\r\n", b"\n") == new_data.replace(b"\r\n", b"\n"):
             continue
         old_file, new_file = scratch / "old.yaml", scratch / "new.yaml"
         new_file.write_bytes(new_data)
-        if old_name in before:
+        if name in before:
             old_file.write_bytes(old_data)
-        report = diff_files(
-            PROFILE, str(old_file if old_name in before else baseline), str(new_file)
-        )
+        report = diff_files(PROFILE, str(old_file if name in before else baseline), str(new_file))
         if report.failed:
-            flagged.add(new_name)
+            flagged.add(name)
     return flagged
 
 

@@ -6,14 +6,16 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 import yaml
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR
-from readme import code_blocks, modeline_block
+from readme import code_blocks, documentation_text, modeline_block
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.reading.validation import check_yaml_bytes
@@ -88,7 +90,7 @@ def test_readme_modeline_is_the_one_init_writes() -> None:
 
 def test_readme_jetbrains_patterns_are_the_vscode_globs() -> None:
     globs = _vscode_globs()[PROFILE_SCHEMA_PATH.resolve()]
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    readme = documentation_text()
     jetbrains = readme.split("**JetBrains IDEs**", 1)[1].split("**SchemaStore**", 1)[0]
     patterns = re.findall(r"`(\*[^`]*)`", jetbrains)
     assert patterns == [glob.removeprefix("**/") for glob in globs]
@@ -132,6 +134,19 @@ def test_schemastore_catalog_entry_is_ready_to_submit() -> None:
     assert entry["description"]
     assert entry["url"] == SCHEMA["$id"]
     assert entry["url"].startswith("https://")
+
+
+def test_each_schema_id_is_where_this_release_publishes_it() -> None:
+    """`$id` is the schema file at this version's tag in the project's repository (pyproject's
+    Homepage), as raw.githubusercontent.com serves it: what `init` writes when a repository
+    holds no copy and what the SchemaStore entry names. A release that bumps the version moves
+    it (and `datamodel-codegen` and scripts/generate_validators.py run again)."""
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    homepage = urlparse(project["urls"]["Homepage"])
+    assert homepage.netloc == "github.com"
+    base = f"https://raw.githubusercontent.com{homepage.path}/v{project['version']}/schema"
+    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        assert json.loads(path.read_text(encoding="utf-8"))["$id"] == f"{base}/{path.name}"
 
 
 @pytest.mark.parametrize("name", NAMES)

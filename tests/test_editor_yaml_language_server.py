@@ -23,7 +23,7 @@ import yaml
 from conftest import EXAMPLES, PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR, VALID_PROFILES
 from language_server import NODE_MINIMUM, Editor, editor_session
 from lsp_client import REMOTE_CONTENT_REQUEST, JsonObject
-from readme import modeline_block
+from readme import documentation_text, modeline_block
 
 from cleveragents.safety_toolkit.starter import modeline
 
@@ -182,17 +182,6 @@ def test_a_wrong_value_gets_one_diagnostic_where_it_is(
 def test_valid_profiles_get_no_diagnostics(editor: Editor, example: Path) -> None:
     text = example.read_bytes().decode("utf-8-sig")  # without a BOM: the modeline comes first
     assert editor.client.diagnostics(editor.open_profile(text)) == []
-
-
-def test_the_file_init_writes_is_read_with_its_modeline(editor: Editor, tmp_path: Path) -> None:
-    written = tmp_path / "safety_profile.yaml"
-    assert _safety_profile("init", str(written)).returncode == 0
-    text = written.read_text(encoding="utf-8")
-    uri = editor.open(text)
-    assert editor.client.diagnostics(uri) == []
-    line = text.splitlines().index("require_sandbox: true")
-    hover = editor.client.hover(uri, line, 3)
-    assert SCHEMA["properties"]["require_sandbox"]["markdownDescription"] in hover
 
 
 def test_the_readme_modeline_gives_completion(editor: Editor) -> None:
@@ -436,7 +425,7 @@ def test_vscode_settings_map_files_under_actions_to_the_action_schema(
 
 
 def test_readme_and_ci_state_the_node_version_these_tests_need() -> None:
-    section = " ".join((REPO_ROOT / "README.md").read_text(encoding="utf-8").split())
+    section = " ".join(documentation_text().split())
     assert f"The editor tests need **Node.js {NODE_MINIMUM} or later**" in section
     assert "yaml-language-server 2.0.0 declares Node.js >= 22.13" in section
     assert "this machine has Node.js 20.20.2 and the tests pass" in section

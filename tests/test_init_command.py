@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 import pytest
 from conftest import PROFILE_SCHEMA_PATH
+from git_repos import git, new_repository, write_files
 from programs import run_program
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
@@ -52,15 +53,58 @@ def test_init_sets_every_field_to_its_default_under_its_description(tmp_path: Pa
         assert " ".join(comment) == field["description"], name
 
 
-def test_init_modeline_points_at_the_installed_schema(tmp_path: Path) -> None:
-    assert safety_profile("init", cwd=tmp_path).returncode == 0
-    first_line = (tmp_path / "safety_profile.yaml").read_text(encoding="utf-8").splitlines()[0]
-    assert first_line.startswith(MODELINE_PREFIX)
+def first_line(path: Path) -> str:
+    return path.read_text(encoding="utf-8").splitlines()[0]
 
-    uri = urlparse(first_line.removeprefix(MODELINE_PREFIX))
-    installed = safety_profile("schema", "--path", cwd=tmp_path).stdout.strip()
-    assert uri.scheme == "file"
-    assert Path(unquote(uri.path)) == Path(installed).resolve()
+
+def test_outside_a_repository_the_modeline_is_the_published_schema_url(tmp_path: Path) -> None:
+    assert safety_profile("init", cwd=tmp_path).returncode == 0
+    assert first_line(tmp_path / "safety_profile.yaml") == MODELINE_PREFIX + SCHEMA["$id"]
+
+
+def test_in_a_repository_holding_the_schema_the_modeline_is_relative_to_the_file(
+    tmp_path: Path,
+) -> None:
+    """Every clone has the schema at the same place relative to the file: the nearest copy of
+    this very schema (same `$id`), tracked or about to be, but never an ignored one."""
+    new_repository(tmp_path, {"README.md": "a project\n", ".gitignore": "build/\n"})
+    schema_text = safety_profile("schema", cwd=tmp_path).stdout
+    write_files(
+        tmp_path,
+        {
+            "schemas/safety_profile.schema.json": schema_text,  # untracked: about to be added
+            # Nearer, but not the same release; and a copy git ignores.
+            "config/old/safety_profile.schema.json": schema_text.replace(
+                SCHEMA["$id"], SCHEMA["$id"].replace("/v", "/v0.0.")
+            ),
+            "config/build/safety_profile.schema.json": schema_text,
+            "config/broken/safety_profile.schema.json": "{not json",
+            ".gitignore": "build/\n",
+        },
+    )
+    (tmp_path / os.fsdecode(b"config/\xff.yaml")).write_bytes(b"{}\n")  # a name that is not UTF-8
+    assert safety_profile("init", "config/prod.safety_profile.yaml", cwd=tmp_path).returncode == 0
+    modeline = MODELINE_PREFIX + "../schemas/safety_profile.schema.json"
+    assert first_line(tmp_path / "config/prod.safety_profile.yaml") == modeline
+    # From a subfolder, and once the copy is committed: the same path, relative to the file.
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "schema")
+    assert (
+        safety_profile("init", "team.safety_profile.yaml", cwd=tmp_path / "config").returncode == 0
+    )
+    assert first_line(tmp_path / "config/team.safety_profile.yaml") == modeline
+    assert safety_profile("init", cwd=tmp_path).returncode == 0
+    assert first_line(tmp_path / "safety_profile.yaml") == (
+        MODELINE_PREFIX + "schemas/safety_profile.schema.json"
+    )
+
+
+def test_in_a_repository_without_the_schema_the_modeline_is_the_published_url(
+    tmp_path: Path,
+) -> None:
+    new_repository(tmp_path, {"README.md": "a project\n"})
+    assert safety_profile("init", cwd=tmp_path).returncode == 0
+    assert first_line(tmp_path / "safety_profile.yaml") == MODELINE_PREFIX + SCHEMA["$id"]
 
 
 def test_init_modeline_can_point_elsewhere(tmp_path: Path) -> None:

@@ -136,10 +136,11 @@ def test_a_hostile_change_is_caught_by_the_hook(
     hook_repo: Path, pre_commit_home: Path, tmp_path: Path
 ) -> None:
     """One commit trying every way that got past the hook: a name git reads as syntax, a link
-    whose target is loosened, an attribute that changes the checkout, a new loose profile, and
-    the whole commit in one report. (A staged name that is not UTF-8 stops pre-commit 4.7
-    itself with a UnicodeDecodeError before any hook runs: the commit fails, closed;
-    `diff --git` on its own takes such names, see test_diff_git_hostile.py.)"""
+    whose target is loosened, an attribute that changes the checkout (in another case too), a
+    new loose profile, a loose profile renamed into a new place, a link through a folder that
+    does not exist, and the whole commit in one report. (A staged name that is not UTF-8
+    stops pre-commit 4.7 itself with a UnicodeDecodeError before any hook runs: the commit
+    fails, closed; `diff --git` on its own takes such names, see test_diff_git_hostile.py.)"""
     import os
 
     strict = "require_sandbox: true\n"
@@ -152,6 +153,8 @@ def test_a_hostile_change_is_caught_by_the_hook(
             "prod.safety_profile.yaml": strict,
             "data/team.yaml": strict,
             "encoded.safety_profile.yaml": strict,
+            "cased.safety_profile.yaml": strict,
+            "envs/dev/safety_profile.yaml": "allow_unsafe_tools: true\n",
         },
     )
     os.symlink("data/team.yaml", project / "team.safety_profile.yaml")
@@ -162,10 +165,14 @@ def test_a_hostile_change_is_caught_by_the_hook(
         {
             "0:prod.safety_profile.yaml": loose,
             "data/team.yaml": loose,
-            ".gitattributes": "encoded.safety_profile.yaml filter=lfs\n",
+            ".gitattributes": "encoded.safety_profile.yaml filter=lfs\n"
+            "CASED.safety_profile.yaml working-tree-encoding=SHIFT_JIS\n",
             "new.safety_profile.yaml": "allow_unsafe_tools: true\n",
         },
     )
+    os.symlink("nowhere/../data/team.yaml", project / "via.safety_profile.yaml")
+    (project / "envs/prod").mkdir()
+    git(project, "mv", "envs/dev/safety_profile.yaml", "envs/prod/safety_profile.yaml")
     git(project, "add", "-A")
     result = try_repo(hook_repo, pre_commit_home, project)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -175,6 +182,13 @@ def test_a_hostile_change_is_caught_by_the_hook(
         "encoded.safety_profile.yaml: error: in the index: the git attribute filter=lfs",
         "new.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true (added: looser "
         "than DEFAULT_SAFETY_PROFILE)",
+        "cased.safety_profile.yaml: error: in the index: the git attribute "
+        "working-tree-encoding=SHIFT_JIS",
+        "envs/dev/safety_profile.yaml: loosens: removed: the next layer applies",
+        "envs/prod/safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true (added: "
+        "looser than DEFAULT_SAFETY_PROFILE)",
+        "via.safety_profile.yaml: error: in the index: 'via.safety_profile.yaml' leads through "
+        "'nowhere', which does not exist",
     ):
         assert line in result.stdout, line
     assert "internal error" not in result.stdout
@@ -202,3 +216,62 @@ def test_a_push_of_a_whole_new_history_compares_every_profile_with_the_baseline(
         "config/prod.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true "
         "(added: looser than DEFAULT_SAFETY_PROFILE)"
     ) in result.stdout
+
+
+INVALID = "require_sandbox: true\nmax_total_cost: 100.0\nallowed_skill_categories: [deploy\n"
+
+
+def run_configured_hooks(
+    hook_repo: Path, home: Path, project: Path, *hook_ids: str
+) -> subprocess.CompletedProcess[str]:
+    """`pre-commit run` as `git commit` runs it (the staged files), with a
+    `.pre-commit-config.yaml` that configures `hook_ids` from the hook repository's commit."""
+    config = {
+        "repos": [
+            {
+                "repo": str(hook_repo),
+                "rev": git(hook_repo, "rev-parse", "HEAD").strip(),
+                "hooks": [{"id": hook_id} for hook_id in hook_ids],
+            }
+        ]
+    }
+    config_file = project / "hooks.pre-commit-config.yaml"  # not named like a profile
+    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return run_program(
+        "pre-commit",
+        *("run", "--config", str(config_file), "--color", "never"),
+        cwd=project,
+        env={"PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"},
+    )
+
+
+def test_an_invalid_profile_is_reported_once_and_fails_both_hooks(
+    hook_repo: Path, pre_commit_home: Path, project: Path
+) -> None:
+    """Both hooks configured: the check hook says what is wrong, the loosening hook says in one
+    line that the file is invalid, and still fails: an invalid file never passes as a change."""
+    stage(project, INVALID)
+    both = run_configured_hooks(hook_repo, pre_commit_home, project, "safety-profile", HOOK)
+    assert both.returncode == 1, both.stdout + both.stderr
+    check_section, loosening_section = both.stdout.split("no loosening of Safety Profiles")
+    assert "check Safety Profiles" in check_section
+    assert check_section.count("Failed") == loosening_section.count("Failed") == 1
+    assert both.stdout.count(f"{PROFILE}:4:1: error:") == 1
+    assert f"{PROFILE}:4:1: error:" in check_section
+    deferred = (
+        f"{PROFILE}: error: invalid, so it cannot be compared; the safety-profile hook reports "
+        f"why (or run: safety-profile check {PROFILE})"
+    )
+    assert loosening_section.strip().splitlines()[4:] == [
+        deferred,
+        "1 file invalid (1 file compared)",
+    ]
+    assert "SKIP=" not in both.stdout  # an invalid file is not a loosening to skip
+
+    # The loosening hook alone still fails, and says how to see why.
+    alone = run_configured_hooks(hook_repo, pre_commit_home, project, HOOK)
+    assert alone.returncode == 1, alone.stdout + alone.stderr
+    assert deferred in alone.stdout
+    # The command it names shows the problems.
+    shown = run_program("safety-profile", "check", PROFILE, cwd=project)
+    assert f"{PROFILE}:4:1: error:" in shown.stdout

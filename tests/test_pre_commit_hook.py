@@ -141,6 +141,13 @@ def test_diff_selects_the_files_the_check_hooks_match() -> None:
         hooks["safety-profile-action"]["files"],
         hooks["safety-profile-action"]["exclude"],
     )
+    # The loosening hook names the hook that checks each kind's files (and reports why one is
+    # invalid).
+    from cleveragents.safety_toolkit.diff import CHECK_HOOKS
+
+    assert set(CHECK_HOOKS) == set(KINDS)
+    for kind, hook_id in CHECK_HOOKS.items():
+        assert hooks[hook_id]["entry"] == f"safety-profile check --kind {kind}"
 
 
 def test_every_name_a_user_calls_a_profile_is_checked(

@@ -21,8 +21,8 @@ import pytest
 from conftest import REPO_ROOT, SCHEMA_DIR, console_script
 from language_server import Editor, editor_session
 from programs import run_program
+from readme import documentation_text
 
-README = REPO_ROOT / "README.md"
 MARK = "<!-- readers-table -->"
 VERDICTS = ("error", "accepts", "crashes")
 
@@ -48,11 +48,11 @@ def _verdict(cell: str) -> str:
 
 @cache
 def readme_rows() -> tuple[Row, ...]:
-    table = README.read_text(encoding="utf-8").split(MARK)[1].strip().split("\n\n")[0]
+    table = documentation_text().split(MARK)[1].strip().split("\n\n")[0]
     rows = []
     for line in table.splitlines()[2:]:  # after the header and its rule
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        link = re.search(r"\]\((examples/[^)]+)\)", cells[1])
+        link = re.search(r"\]\((?:https://[^)]*/blob/main/)?(examples/[^)]+)\)", cells[1])
         assert link, f"each row links its example file: {line}"
         rows.append(Row(cells[0], link.group(1), *map(_verdict, cells[2:5])))
     return tuple(rows)

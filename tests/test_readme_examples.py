@@ -1,4 +1,5 @@
-"""Every example of the README works as shown, pasted at the repository root.
+"""Every example of the README and the documentation pages works as shown, pasted at the
+repository root.
 
 The shell blocks run in bash and must succeed; each `$ command` of a console block prints
 exactly the output shown under it; the Python sessions (`pycon`) run with doctest. They run in
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT
-from readme import FENCED_BLOCK, code_blocks, readme_text
+from readme import FENCED_BLOCK, code_blocks, documentation_pages
 
 BIN = Path(sys.executable).parent
 
@@ -42,23 +43,29 @@ ELSEWHERE = {
     "The pre-commit hook `safety-profile-loosening`": "tests/test_readme_diff.py",
     "In a pull request (GitHub Actions)": "tests/test_readme_diff.py",
     "In `resolve`": "tests/test_readme_diff.py",
+    # Installs from a clone of this repository at a commit, into new environments.
+    "Install": "tests/test_install_routes.py",
+    "In a database": "tests/test_install_routes.py",
+    "Editors: `safety-profile lsp`": "tests/test_install_routes.py (its pip line)",
+    # A release commits and tags: run in a temporary clone.
+    "Checklist": "tests/test_release.py",
 }
 
 
 def all_blocks() -> list[tuple[str, str, str]]:
-    """(heading, language, text) of every fenced block, under its nearest heading."""
+    """(heading, language, text) of every fenced block of every page, under its nearest heading
+    (a `# comment` inside a block is not a heading)."""
     blocks = []
-    heading = ""
-    for part in re.split(r"^(#{2,3} .*)$", readme_text(), flags=re.MULTILINE):
-        if re.match(r"#{2,3} ", part):
-            heading = part.lstrip("# ").strip()
-            continue
-        blocks += [
-            (heading, language, text)
-            for language, text in (
-                (match.group(2), match.group(3)) for match in FENCED_BLOCK.finditer(part)
-            )
+    for page in documentation_pages():
+        text = page.read_text(encoding="utf-8")
+        prose = FENCED_BLOCK.sub(lambda block: re.sub(r"[^\n]", " ", block.group(0)), text)
+        headings = [
+            (match.start(), match.group(1).strip())
+            for match in re.finditer(r"^#{1,3} (.*)$", prose, flags=re.MULTILINE)
         ]
+        for match in FENCED_BLOCK.finditer(text):
+            heading = [title for start, title in headings if start < match.start()][-1]
+            blocks.append((heading, match.group(2), match.group(3)))
     return blocks
 
 
@@ -108,7 +115,11 @@ def test_every_block_is_run_here_or_elsewhere() -> None:
     languages = {language for _, language, _ in all_blocks()}
     # Files to create (yaml, json, ini), SQL and sample output are checked by the tests that
     # use them; code is run here, or by tests/test_db_setup.py.
-    assert languages <= {"sh", "console", "pycon", "python", "yaml", "json", "ini", "sql", "text"}
+    # Editors' configuration (lua, toml, elisp) is shown for the editors tests/test_editor_*.py run.
+    assert languages <= {
+        *("sh", "console", "pycon", "python", "yaml", "json", "ini", "sql", "text"),
+        *("lua", "toml", "elisp"),
+    }
     python_outside = [
         heading for heading, language, _ in all_blocks()
         if language == "python" and heading not in {*ELSEWHERE, "Reading and writing"}

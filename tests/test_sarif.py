@@ -18,6 +18,8 @@ from conftest import EXAMPLES, INVALID_PROFILES, REPO_ROOT, VALID_PROFILES, rela
 from git_repos import git, new_repository, write_files
 from programs import run_program
 
+from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor
+
 SARIF_SCHEMA = json.loads(
     (Path(__file__).parent / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
 )
@@ -100,11 +102,18 @@ def test_the_driver_and_every_rule_describe_themselves(
     assert driver["name"] == "safety-profile"
     assert driver["version"] == version("cleveragents-safety-profile")
     assert driver["informationUri"] == "https://github.com/cleveragents/cleveragents-safety-profile"
+    # Every rule of the catalogue, in its order, whether or not a result names it, each with
+    # its title, help, default level and the link to its section of docs/rules.md.
     ids = [rule["id"] for rule in driver["rules"]]
-    assert len(ids) == len(set(ids))
-    for rule in driver["rules"]:
-        assert rule["shortDescription"]["text"]
-        assert len(rule["help"]["text"]) > len(rule["shortDescription"]["text"])
+    assert ids == [rule.value for rule in Rule]
+    for described, rule in zip(driver["rules"], Rule, strict=True):
+        assert described["shortDescription"]["text"] == rule.doc.title
+        assert described["fullDescription"]["text"] == rule.doc.description
+        assert rule.doc.fix in described["help"]["text"]
+        assert described["helpUri"] == f"{DOCS_URL}#{rule_anchor(rule.value)}"
+        level = described["defaultConfiguration"]["level"]
+        assert level == ("error" if rule.doc.severity == "error" else "note")
+    assert driver["rules"] == check_logs["valid"][1]["runs"][0]["tool"]["driver"]["rules"]
 
 
 # -- diff ----------------------------------------------------------------------------------------

@@ -54,6 +54,29 @@ def test_every_invalid_example_has_a_snapshot_and_no_snapshot_is_orphaned() -> N
     assert set((EXAMPLES / "invalid").glob("*.expected")) == snapshots
 
 
+# -- syntax errors name where the unclosed construct was opened ----------------------------------
+@pytest.mark.parametrize(
+    ("text", "gave_up", "opened"),
+    [
+        ("a: 1\nb: [code, test\nc: 2\n", (3, 2), "the list opened with '[' at line 2, column 4"),
+        ("a: {x: 1\n\nb: 2\n", (3, 2), "the mapping opened with '{' at line 1, column 4"),
+        ('a: 1\nb: "abc\nc: 2\n', (4, 1), "the text opened with '\"' at line 2, column 4"),
+        ("a: 'abc\n---\n", (2, 1), 'the text opened with "\'" at line 1, column 4'),
+        ("a:\n  b: 1\n c: 2\n", (3, 2), "the mapping whose first key is at line 1, column 1"),
+        ("- 1\n- 2\nx: 3\n", (3, 1), "the list whose first item is at line 1, column 1"),
+    ],
+)
+def test_a_syntax_error_names_where_the_construct_began(
+    text: str, gave_up: tuple[int, int], opened: str
+) -> None:
+    """libyaml gives up lines after an unclosed '[', '{' or quote; the message names both
+    places, and a whole-document problem reads without the `$:` of its JSON path."""
+    (problem,) = load(text).problems
+    assert (problem.line, problem.column, problem.path) == (*gave_up, "$")
+    assert problem.message.startswith(f"invalid YAML: {opened}: ")
+    assert problem.render().startswith(f"f.yaml:{gave_up[0]}:{gave_up[1]}: error: invalid YAML: ")
+
+
 # -- YAML 1.2 core scalars ---------------------------------------------------------------------
 @pytest.mark.parametrize(
     "word", ["yes", "Yes", "YES", "no", "No", "on", "ON", "off", "Off", "y", "Y", "n", "N", "yEs"]

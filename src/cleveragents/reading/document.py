@@ -25,6 +25,7 @@ from .bounds import expansion_problem
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .nodes import Stop, Walker, YamlDocument
 from .problems import Problem, render_loc
+from .rules import Rule
 from .scalars import composing_loader
 from .text import Finding, line_and_column, line_starts, read_document_text
 from .tokens import token_findings
@@ -54,16 +55,23 @@ _SYNTAX_ADVICE = (
     ("could not find expected ':'", "write ': ' after the key, or quote the text"),
     (
         "did not find expected ',' or '}'",
-        "separate entries with ',' and write each key and its ':' on one line",
+        "close the mapping with '}', or separate its entries with ',' and write each key and "
+        "its ':' on one line",
     ),
-    ("did not find expected ',' or ']'", "separate items with ','"),
+    ("did not find expected ',' or ']'", "close the list with ']', or separate its items with ','"),
+    (
+        "did not find expected '-' indicator",
+        "start the line with '- ' for another item, or indent it less (to end the list) or "
+        "more (to continue the item above)",
+    ),
     (
         "did not find expected node content",
         "write a value here, and quote text that starts with ':', '?' or '-'",
     ),
     ("found unexpected ':'", "quote text that holds ':'"),
     ("found unexpected end of stream", "close the quote"),
-    ("found duplicate anchor", "give each anchor (&name) a name of its own"),
+    ("found unexpected document indicator", "close the quote"),
+    ("found unknown escape character", "write '\\\\' for a backslash, or use single quotes"),
     ("found undefined tag handle", "remove the tag (only plain YAML values are accepted)"),
     ("did not find expected <document start>", "keep one document: remove what follows '...'"),
     (
@@ -72,6 +80,66 @@ _SYNTAX_ADVICE = (
     ),
     ("cannot start any token", "quote the value"),
 )
+
+# What libyaml was reading when it gave up (its `context`), in words: that began at the error's
+# `context_mark`, often lines before the place it gave up (an unclosed '[' or quote).
+_CONSTRUCTS = {
+    "while parsing a flow sequence": "the list opened with '[' at",
+    "while parsing a flow mapping": "the mapping opened with '{{' at",
+    "while scanning a quoted scalar": "the text opened with {quote} at",
+    "while parsing a quoted scalar": "the text opened with {quote} at",
+    "while parsing a block mapping": "the mapping whose first key is at",
+    "while parsing a block collection": "the list whose first item is at",
+    "while scanning a block scalar": "the block scalar that starts at",
+    "while scanning a simple key": "the key that starts at",
+    "while scanning a plain scalar": "the value that starts at",
+    "while parsing a block node": "the value that starts at",
+    "while parsing a flow node": "the value that starts at",
+    "while parsing a node": "the value that starts at",
+    "while scanning an anchor": "the anchor that starts at",
+    "while scanning an alias": "the alias that starts at",
+    "while scanning a tag": "the tag that starts at",
+}
+
+# libyaml's words for where it gave up, in ours ("here" is the problem's line and column).
+_PROBLEM_WORDS = {
+    "did not find expected ',' or ']'": "expected ',' or ']' here",
+    "did not find expected ',' or '}'": "expected ',' or '}' here",
+    "did not find expected key": "expected a key here",
+    "did not find expected '-' indicator": "expected '- ' here",
+    "could not find expected ':'": "expected ':' here",
+    "found unexpected end of stream": "the file ends before it is closed",
+    "found unexpected document indicator": (
+        "a document marker ('---' or '...') at the start of a line here ends it before it is closed"
+    ),
+}
+
+
+def _with_context(error: yaml.MarkedYAMLError, text: str, what: str) -> str:
+    """`what`, libyaml's problem, said with the construct it was reading and where that began
+    (`the list opened with '[' at line 2, column 27: expected ',' or ']' here`), when it began
+    elsewhere; `context: problem` in libyaml's words for a construct not in `_CONSTRUCTS`."""
+    mark, problem_mark = error.context_mark, error.problem_mark
+    if error.context is None:
+        return what
+    if error.context.startswith("found duplicate anchor") and mark is not None:
+        return (
+            f"the anchor here was already defined at line {mark.line + 1}, column "
+            f"{mark.column + 1}; give each anchor (&name) a name of its own"
+        )
+    construct = _CONSTRUCTS.get(error.context)
+    if (
+        construct is None
+        or mark is None
+        or problem_mark is None
+        or mark.index == problem_mark.index
+    ):
+        return f"{error.context}: {what}"
+    quote = repr(text[mark.index]) if mark.index < len(text) else "a quote"
+    opened = construct.format(quote=quote)
+    return (
+        f"{opened} line {mark.line + 1}, column {mark.column + 1}: {_PROBLEM_WORDS.get(what, what)}"
+    )
 
 
 def _syntax_problem(error: yaml.MarkedYAMLError, text: str, filename: str) -> Problem:
@@ -85,18 +153,17 @@ def _syntax_problem(error: yaml.MarkedYAMLError, text: str, filename: str) -> Pr
             "$",
             "the file holds more than one YAML document; keep one (remove the '---' "
             "separator and what follows, or split the file)",
-            "yaml.multiple-documents",
+            Rule.YAML_MULTIPLE_DOCUMENTS,
         )
     what = error.problem or "invalid YAML"
     at_tab = mark is not None and mark.index < len(text) and text[mark.index] == "\t"
     if at_tab or "tab" in what:
-        return Problem(filename, line, column, "$", f"invalid YAML: {_TAB_ADVICE}", "yaml.tab")
+        return Problem(filename, line, column, "$", f"invalid YAML: {_TAB_ADVICE}", Rule.YAML_TAB)
     advice = next((advice for words, advice in _SYNTAX_ADVICE if words in what), None)
-    if error.context:
-        what = f"{error.context}: {what}"
+    what = _with_context(error, text, what)
     if advice:
         what = f"{what}; {advice}"
-    return Problem(filename, line, column, "$", f"invalid YAML: {what}", "yaml.syntax")
+    return Problem(filename, line, column, "$", f"invalid YAML: {what}", Rule.YAML_SYNTAX)
 
 
 def _finding_problems(findings: list[Finding], text: str, walker: Walker) -> list[Problem]:
@@ -149,7 +216,7 @@ def load_yaml_document(
                 1,
                 "$",
                 f"nesting is deeper than {limits.max_depth} levels; flatten the document",
-                "yaml.too-deep",
+                Rule.YAML_TOO_DEEP,
             )
         )
     except (
@@ -157,7 +224,7 @@ def load_yaml_document(
     ) as error:  # pragma: no cover - the text step blanks what the reader refuses
         root = None
         document.problems.append(
-            Problem(filename, 1, 1, "$", f"invalid YAML: {error}", "yaml.syntax")
+            Problem(filename, 1, 1, "$", f"invalid YAML: {error}", Rule.YAML_SYNTAX)
         )
     finally:
         loader.dispose()

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .problems import Problem
+from .rules import Rule
 
 
 class RegularFile(NamedTuple):
@@ -47,12 +48,12 @@ def read_regular_file(path: str, limits: LoadLimits = DEFAULT_LIMITS) -> Regular
 
 def file_problem(error: OSError, filename: str) -> Problem:
     if isinstance(error, FileNotFoundError):
-        message, rule = "no such file; check the path", "file.missing"
+        message, rule = "no such file; check the path", Rule.FILE_MISSING
     elif isinstance(error, IsADirectoryError):
-        message, rule = "is a directory; pass the YAML files inside it", "file.directory"
+        message, rule = "is a directory; pass the YAML files inside it", Rule.FILE_DIRECTORY
     elif isinstance(error, PermissionError):
-        message, rule = "permission denied; make the file readable", "file.unreadable"
+        message, rule = "permission denied; make the file readable", Rule.FILE_UNREADABLE
     else:
         reason = (error.strerror or str(error)).lower()
-        message, rule = f"cannot be read ({reason}); pass a regular YAML file", "file.unreadable"
+        message, rule = f"cannot be read ({reason}); pass a regular YAML file", Rule.FILE_UNREADABLE
     return Problem(filename, 0, 0, "", message, rule)

@@ -1,4 +1,4 @@
-"""Resource bounds for reading one document (documented in the README)."""
+"""Resource bounds for reading one document (documented in docs/one-file-one-meaning.md)."""
 
 from __future__ import annotations
 

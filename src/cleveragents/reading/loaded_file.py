@@ -14,6 +14,7 @@ from .document import YamlDocument, load_yaml_document
 from .files import file_problem, read_regular_file
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .problems import Problem, ProfileFileError
+from .rules import Rule
 
 
 class LoadedFile(NamedTuple):
@@ -62,7 +63,7 @@ def load_bytes(
             column,
             "$",
             f"the top level is {found}; expected a mapping of field names to values",
-            "root-type",
+            Rule.ROOT_TYPE,
         )
         return LoadedFile((*problems, not_a_mapping), document=document)
     return LoadedFile(problems, document.value, document)

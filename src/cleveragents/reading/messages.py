@@ -17,6 +17,7 @@ from pydantic_core import ErrorDetails
 from .describe import describe_value
 from .nodes import YamlDocument
 from .problems import Loc, Problem, render_loc
+from .rules import Rule, find_rule
 from .scalars import YAML11_BOOLEAN_WORDS
 
 
@@ -154,6 +155,12 @@ def describe_error(detail: ErrorDetails, model: type[BaseModel]) -> str:
     return describe(detail) if describe else detail["msg"]
 
 
+def schema_rule(error_type: str) -> Rule:
+    """The rule of a validation error's type (`less_than_equal` -> `schema.less_than_equal`);
+    `schema.other` for a type the catalogue does not name."""
+    return find_rule(f"schema.{error_type}") or Rule.SCHEMA_OTHER
+
+
 def problems_from_validation_error(
     error: ValidationError, document: YamlDocument, model: type[BaseModel], filename: str
 ) -> list[Problem]:
@@ -169,5 +176,7 @@ def problems_from_validation_error(
             line, column = document.position(loc, of_key=True)
         else:
             line, column = document.position(loc[:-1] if kind == "missing" else loc)
-        problems.append(Problem(filename, line, column, render_loc(loc), message, f"schema.{kind}"))
+        problems.append(
+            Problem(filename, line, column, render_loc(loc), message, schema_rule(kind))
+        )
     return problems

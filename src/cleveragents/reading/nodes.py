@@ -17,6 +17,7 @@ from .characters import invisible_characters, name_characters
 from .describe import describe_value
 from .limits import LoadLimits
 from .problems import Loc, Problem, render_loc
+from .rules import Rule
 from .scalars import (
     CORE_TAGS,
     IMPLICIT_TAG,
@@ -86,7 +87,7 @@ class Walker:
         self._walked: set[int] = set()
 
     def problem(
-        self, mark: Any, loc: Loc, message: str, rule: str, *, reported: bool = True
+        self, mark: Any, loc: Loc, message: str, rule: Rule, *, reported: bool = True
     ) -> None:
         self.document.problems.append(
             Problem(self.filename, mark.line + 1, mark.column + 1, render_loc(loc), message, rule)
@@ -122,14 +123,14 @@ class Walker:
             return True
         tag = short_tag(node.tag)
         if node.tag in CORE_TAGS:
-            self.problem(node.start_mark, loc, f"the tag {tag!r} does not fit here", "yaml.tag")
+            self.problem(node.start_mark, loc, f"the tag {tag!r} does not fit here", Rule.YAML_TAG)
         else:
             self.problem(
                 node.start_mark,
                 loc,
                 f"the tag {tag!r} is not allowed; remove it (only plain YAML values are "
                 "accepted, nothing is ever constructed from a tag)",
-                "yaml.tag",
+                Rule.YAML_TAG,
             )
         return False
 
@@ -146,7 +147,7 @@ class Walker:
                 mark,
                 loc,
                 f"nesting is deeper than {self.limits.max_depth} levels; flatten the document",
-                "yaml.too-deep",
+                Rule.YAML_TOO_DEEP,
             )
             raise Stop
         if type(node) is SequenceNode:
@@ -181,13 +182,13 @@ class Walker:
                     key_mark,
                     loc,
                     "keys must be strings, not mappings or lists",
-                    "yaml.key-type",
+                    Rule.YAML_KEY_TYPE,
                     reported=False,
                 )
                 continue
             key_loc: Loc = (*loc, key_node.value)
             if key_node.tag == IMPLICIT_TAG and key_node.value == "<<":
-                self.problem(key_mark, key_loc, _MERGE_KEY_MESSAGE, "yaml.merge-key")
+                self.problem(key_mark, key_loc, _MERGE_KEY_MESSAGE, Rule.YAML_MERGE_KEY)
                 continue
             key = self.scalar(key_node, key_loc)
             if key is None and key_loc in self.document.reported:
@@ -197,7 +198,7 @@ class Walker:
                     key_mark,
                     loc,
                     f"keys must be strings, found {describe_value(key)}; quote the key",
-                    "yaml.key-type",
+                    Rule.YAML_KEY_TYPE,
                     reported=False,
                 )
                 continue
@@ -211,7 +212,7 @@ class Walker:
                     key_loc,
                     f"the key holds invisible characters ({name_characters(hidden)}), so it is "
                     "not the key it looks like; remove them",
-                    "yaml.invisible-character",
+                    Rule.YAML_INVISIBLE_CHARACTER,
                 )
             if key in first_lines:
                 self.problem(
@@ -219,7 +220,7 @@ class Walker:
                     key_loc,
                     f"duplicate key {key!r} (first on line {first_lines[key]}, again on line "
                     f"{key_mark.line + 1}); keep only one",
-                    "yaml.duplicate-key",
+                    Rule.YAML_DUPLICATE_KEY,
                     reported=False,
                 )
                 # The first value stays, so every other message points at the value it names.

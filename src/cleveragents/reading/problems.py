@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
+from .rules import Rule, Severity
 from .terminal_text import visible
 
 Loc = tuple[str | int, ...]
-Severity = Literal["error", "hint"]
 
 
 class Problem(NamedTuple):
@@ -23,7 +23,7 @@ class Problem(NamedTuple):
     column: int
     path: str
     message: str
-    rule: str
+    rule: Rule
     severity: Severity = "error"
 
     def render(self, label: str | None = None) -> str:
@@ -42,9 +42,15 @@ def render_line(file: str, line: int, column: int, path: str, label: str, messag
     comes from the file escaped for a terminal."""
     shown_file = visible(file)
     where = f"{shown_file}:{line}:{column}" if line else shown_file
-    field = f"{visible(path)}: " if path else ""
+    field = visible(field_prefix(path))
     # Messages quote file text with repr, which already escapes backslashes.
     return f"{where}: {label}: {field}{visible(message, escape_backslashes=False)}"
+
+
+def field_prefix(path: str) -> str:
+    """`FIELD: `, what a message for people starts with; nothing for the file (``) or the
+    document as a whole (`$`, which JSON output keeps as its path: it reads as noise)."""
+    return "" if path in ("", "$") else f"{path}: "
 
 
 def render_loc(loc: Loc) -> str:

@@ -18,6 +18,8 @@ from typing import Any, Final, NamedTuple
 
 import yaml
 
+from .rules import Rule
+
 CORE = "tag:yaml.org,2002:"
 STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG = (
     CORE + name for name in ("str", "int", "float", "bool", "null")
@@ -305,7 +307,7 @@ class ScalarReading(NamedTuple):
     its problem, if it has one."""
 
     value: Any
-    problem: tuple[str, str] | None = None
+    problem: tuple[str, Rule] | None = None
 
 
 # Plain decimals such as `12.5` or `-0.25`, the commonest scalars no cache helps with (costs):
@@ -330,15 +332,15 @@ def read_scalar_fully(tag: str, text: str, max_integer_digits: int) -> ScalarRea
             f"an integer of {integer_digits(text)} digits is longer than the limit of "
             f"{max_integer_digits} digits; write a shorter number"
         )
-        return ScalarReading(None, (message, "yaml.integer-too-long"))
+        return ScalarReading(None, (message, Rule.YAML_INTEGER_TOO_LONG))
     try:
         value = construct_scalar(ours_tag, text)
     except ValueError as error:
-        return ScalarReading(None, (str(error), "yaml.scalar"))
+        return ScalarReading(None, (str(error), Rule.YAML_SCALAR))
     other = _other_reading(tag, text, value, ours_tag, theirs_tag)
     if other is not None:
         message = ambiguity_message(text, value, *other)
-        return ScalarReading(value, (message, "yaml.ambiguous-scalar"))
+        return ScalarReading(value, (message, Rule.YAML_AMBIGUOUS_SCALAR))
     return ScalarReading(value)
 
 

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from .limits import LoadLimits
 from .problems import Problem, ProfileFileError
+from .rules import Rule
 
 
 class Finding(NamedTuple):
@@ -24,7 +25,7 @@ class Finding(NamedTuple):
 
     offset: int
     message: str
-    rule: str
+    rule: Rule
 
 
 class DocumentText(NamedTuple):
@@ -69,28 +70,28 @@ _DIRECTIVE_LINE = re.compile(r"^%[^\n]*", re.MULTILINE)
 _DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
 
 
-def _refused_message(kind: str, character: str) -> tuple[str, str]:
+def _refused_message(kind: str, character: str) -> tuple[str, Rule]:
     code = f"U+{ord(character):04X}"
     if kind == "lone_cr":
         return (
             "a carriage return (CR) not followed by a line feed: YAML readers break the line "
             "here, terminals and diff viewers do not, so a reviewer and a program would read "
             "different settings; save the file with LF (or CRLF) line endings",
-            "yaml.lone-carriage-return",
+            Rule.YAML_LONE_CARRIAGE_RETURN,
         )
     if kind == "break":
         return (
             f"the character {code} is a line break to some YAML readers and not to others; "
             "remove it",
-            "yaml.ambiguous-line-break",
+            Rule.YAML_AMBIGUOUS_LINE_BREAK,
         )
     if kind == "bom":
         return (
             "a byte order mark (U+FEFF) after the start of the file: some readers skip it, "
             "others keep it as part of the text; remove it",
-            "yaml.byte-order-mark",
+            Rule.YAML_BYTE_ORDER_MARK,
         )
-    return (f"the character {code} is not allowed in YAML; remove it", "yaml.character")
+    return (f"the character {code} is not allowed in YAML; remove it", Rule.YAML_CHARACTER)
 
 
 def _counted(message: str, count: int) -> str:
@@ -132,7 +133,7 @@ def refused_parts(text: str) -> tuple[str, list[Finding]]:
                     "read yes as true); remove the line",
                     len(directives),
                 ),
-                "yaml.directive",
+                Rule.YAML_DIRECTIVE,
             )
         )
         spans.extend(directives)
@@ -145,7 +146,7 @@ def refused_parts(text: str) -> tuple[str, list[Finding]]:
 
 
 def _file_problem(
-    filename: str, message: str, rule: str, line: int = 1, column: int = 1
+    filename: str, message: str, rule: Rule, line: int = 1, column: int = 1
 ) -> Problem:
     return Problem(filename, line, column, "$", message, rule)
 
@@ -165,7 +166,7 @@ def decode_utf8(data: bytes, filename: str) -> str:
                     filename,
                     f"the file is not UTF-8 text (byte 0x{data[error.start]:02x}); "
                     "save it as UTF-8",
-                    "yaml.encoding",
+                    Rule.YAML_ENCODING,
                     line,
                     column,
                 )
@@ -186,17 +187,21 @@ def read_document_text(
                 _file_problem(
                     filename,
                     f"the file is {size} bytes, more than the limit of {limits.max_bytes}",
-                    "yaml.too-large",
+                    Rule.YAML_TOO_LARGE,
                 )
             ]
         )
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # before the NUL test: UTF-16 has NULs
         raise ProfileFileError(
-            [_file_problem(filename, "the file is UTF-16 text; save it as UTF-8", "yaml.encoding")]
+            [
+                _file_problem(
+                    filename, "the file is UTF-16 text; save it as UTF-8", Rule.YAML_ENCODING
+                )
+            ]
         )
     if b"\x00" in data:
         raise ProfileFileError(
-            [_file_problem(filename, "the file is binary, not YAML text", "yaml.binary")]
+            [_file_problem(filename, "the file is binary, not YAML text", Rule.YAML_BINARY)]
         )
     parse_text, findings = refused_parts(decode_utf8(data, filename))
     return DocumentText(parse_text, tuple(findings))

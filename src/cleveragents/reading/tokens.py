@@ -32,6 +32,7 @@ from typing import Any
 import yaml
 from yaml import tokens
 
+from .rules import Rule
 from .text import Finding
 
 _BLANK = " \t\r\n"
@@ -79,7 +80,7 @@ class _TokenChecker:
             self._lines = _lines(self.text)
         return self._lines
 
-    def add(self, offset: int, message: str, rule: str) -> None:
+    def add(self, offset: int, message: str, rule: Rule) -> None:
         self.findings.append(Finding(offset, message, rule))
 
     def char_at(self, offset: int) -> str:
@@ -118,14 +119,14 @@ class _TokenChecker:
                     start,
                     "the non-specific tag '!' is read as text by YAML 1.2 and resolved like an "
                     "untagged value by libyaml; remove it, and quote the value if it is text",
-                    "yaml.tag",
+                    Rule.YAML_TAG,
                 )
             elif self.char_at(end) not in ("", *_BLANK):
                 self.add(
                     end,
                     f"the tag is followed by {self.char_at(end)!r}, which some readers take as "
                     "part of the tag (PyYAML) and others do not (libyaml); put a space after it",
-                    "yaml.tag",
+                    Rule.YAML_TAG,
                 )
         elif kind is tokens.KeyToken:
             if self.flow_level and end > start and self.char_at(end) not in _BLANK:
@@ -134,7 +135,7 @@ class _TokenChecker:
                     "'?' followed by text inside a flow collection starts a key for libyaml and "
                     "is part of the text for YAML 1.2; quote the text, or write '? ' with a space "
                     "for a key",
-                    "yaml.flow-indicator",
+                    Rule.YAML_FLOW_INDICATOR,
                 )
         elif kind is tokens.ValueToken:
             in_list = self.flow_brackets[-1:] == ["["]
@@ -144,7 +145,7 @@ class _TokenChecker:
                     "inside [...], a ':' with no space after it ('\"key\":value') makes a "
                     "one-pair mapping for libyaml and PyYAML and an error for ruamel "
                     "(check-jsonschema); put a space after ':', or quote the text",
-                    "yaml.flow-indicator",
+                    Rule.YAML_FLOW_INDICATOR,
                 )
         elif kind is tokens.BlockEntryToken:
             if self.flow_level:
@@ -152,7 +153,7 @@ class _TokenChecker:
                     start,
                     "'-' inside a flow collection ([...] or {...}) is not a list item; quote it "
                     '("-") if it is text',
-                    "yaml.flow-indicator",
+                    Rule.YAML_FLOW_INDICATOR,
                 )
         elif kind is tokens.ScalarToken:
             self.check_scalar(token, start)
@@ -163,7 +164,7 @@ class _TokenChecker:
                     start,
                     "a second '...' (document end) marker: check-jsonschema reads another, empty "
                     "document there and refuses the file; keep one",
-                    "yaml.multiple-documents",
+                    Rule.YAML_MULTIPLE_DOCUMENTS,
                 )
         if end > start and self.char_at(end) == "#" and self.text[end - 1] not in _BLANK:
             self.comment_without_space(end)
@@ -173,7 +174,7 @@ class _TokenChecker:
             offset,
             "a comment needs a space before '#' (YAML 1.2 readers refuse it, libyaml reads a "
             "comment); add a space, or quote the text if '#' belongs to it",
-            "yaml.comment",
+            Rule.YAML_COMMENT,
         )
 
     def check_name_end(self, token: Any, end: int) -> None:
@@ -185,7 +186,7 @@ class _TokenChecker:
                 f"the {what} name {token.value!r} is followed by {following!r}, which YAML 1.2 "
                 "readers take as part of the name and libyaml does not; use only letters, digits, "
                 "'-' and '_' in the name, and a space after it",
-                "yaml.anchor-name",
+                Rule.YAML_ANCHOR_NAME,
             )
 
     def check_scalar(self, token: Any, start: int) -> None:
@@ -198,14 +199,14 @@ class _TokenChecker:
                     start,
                     f"a lone {token.value!r} inside a flow collection is refused by YAML 1.2 "
                     f'readers; quote it ("{token.value}") if it is text',
-                    "yaml.flow-indicator",
+                    Rule.YAML_FLOW_INDICATOR,
                 )
             elif self.flow_level and "?" in token.value:
                 self.add(
                     start + self.text[start:end].index("?"),
                     "'?' inside text in a flow collection ([...] or {...}) ends the text for "
                     "PyYAML and not for libyaml or YAML 1.2; quote the text",
-                    "yaml.flow-indicator",
+                    Rule.YAML_FLOW_INDICATOR,
                 )
         elif token.style in ("|", ">"):
             content = self.text.find("\n", start)
@@ -243,7 +244,7 @@ class _TokenChecker:
                     f"indented by at least {spaces_needed} (more than the block that holds it): "
                     "YAML 1.2 readers refuse it, libyaml does not; indent it"
                 )
-            self.add(offset + spaces, message, "yaml.indentation")
+            self.add(offset + spaces, message, Rule.YAML_INDENTATION)
             return
 
     def check_block_scalar(self, token: Any, start: int) -> None:
@@ -262,7 +263,7 @@ class _TokenChecker:
                     "the file ends inside a block scalar on a line of only spaces and no line "
                     "break, which YAML readers read differently; remove the spaces or end the "
                     "file with a line break",
-                    "yaml.block-scalar",
+                    Rule.YAML_BLOCK_SCALAR,
                 )
 
     def check_leading_blank_lines(self, first_line: int) -> None:
@@ -285,7 +286,7 @@ class _TokenChecker:
                         "a top-level block scalar's text that is not indented: libyaml ends the "
                         "text at a line starting with '#' or '...', ruamel (check-jsonschema) "
                         "does not; indent the text",
-                        "yaml.block-scalar",
+                        Rule.YAML_BLOCK_SCALAR,
                     )
                     return
                 text_indent = spaces if spaces > parent else None
@@ -304,7 +305,7 @@ class _TokenChecker:
                     f"space{'' if spaces == 1 else 's'}, which YAML readers read differently "
                     "(before the text, a blank line holds no spaces or as many as the text is "
                     "indented); remove the spaces from the blank line",
-                    "yaml.block-scalar",
+                    Rule.YAML_BLOCK_SCALAR,
                 )
                 return
 
@@ -328,7 +329,7 @@ class _TokenChecker:
             )
             if count > 1:
                 message += f" ({count} such tabs in the file; this is the first)"
-            self.add(first, message, "yaml.tab")
+            self.add(first, message, Rule.YAML_TAB)
 
     @staticmethod
     def inside(spans: list[tuple[int, int]], offset: int) -> bool:

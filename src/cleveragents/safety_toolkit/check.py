@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from .floor import Floor, Floors
 
-__all__ = ["Checker", "check_files", "load_file_checker", "use_kind", "with_gc_paused"]
+__all__ = ["USE_KIND", "Checker", "check_files", "load_file_checker", "with_gc_paused"]
 
 T = TypeVar("T")
 
@@ -49,9 +49,8 @@ def with_gc_paused(build: Callable[[], T]) -> T:
         gc.enable()
 
 
-def use_kind(kind: str) -> str:
-    """What to do about a file that looks like another kind."""
-    return f"use --kind {kind}"
+# What to do about a file that looks like another kind, for each kind it may look like.
+USE_KIND = {kind: f"use --kind {kind}" for kind in KINDS}
 
 
 def _import_acceptance(
@@ -75,7 +74,7 @@ def _import_file_checker(kind: str) -> FileChecker:
         loaded: LoadedFile, path: str, floor: Floor | None = None
     ) -> tuple[CheckResult[Any], list[Problem]]:
         result = check_loaded(loaded, model, path)
-        problems = problems_with_hint(path, result, kind, use_kind)
+        problems = problems_with_hint(path, result, kind, USE_KIND)
         if floor is not None and result.instance is not None and loaded.document is not None:
             profile, prefix = document_kind.profile_in(result.instance)
             if profile is not None:

@@ -8,17 +8,19 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from functools import partial
+from typing import Any, NoReturn
 
 from cleveragents.reading.terminal_text import visible
 
-from .floor import FloorError, FloorSetting
-from .help_text import COMMAND_HELP, FLOOR_HELP, FORMAT_HELP, KIND_HELP, NO_FLOOR_HELP
+from .floor import FloorError, FloorSetting, floor_setting
+from .formats import format_help, format_names, reporter
+from .help_text import COMMAND_HELP, FLOOR_HELP, KIND_HELP, NO_FLOOR_HELP
 from .kinds import KINDS
+from .usage import UsageError
 
-if TYPE_CHECKING:
-    from .git_versions import GitComparison
-from .reporters import REPORTERS
+# The shells `safety-profile completion` writes a script for (shtab writes them).
+COMPLETION_SHELLS = ("bash", "zsh", "fish")
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -30,6 +32,7 @@ examples:
   safety-profile show safety_profile.yaml                (every default filled in)
   safety-profile schema --path                           (for editors and other validators)
   safety-profile init                                    (a starter safety_profile.yaml)
+  safety-profile rules yaml.tab                          (what a rule means, how to fix it)
   safety-profile check --kind action actions/*.yaml      (actions and their embedded profiles)
   safety-profile resolve --action actions/deploy.yaml --project project.safety_profile.yaml
   safety-profile diff old.safety_profile.yaml new.safety_profile.yaml
@@ -50,25 +53,6 @@ SKIP_HINT = (
     "an intended loosening? commit it with the hook skipped once: "
     "SKIP=safety-profile-loosening git commit ...\n"
 )
-
-
-class DiffOptions(NamedTuple):
-    kind: str
-    output_format: str
-    colour: bool
-    paths: tuple[str, ...]  # OLD NEW, or the PATHs to limit --git to
-    git: GitComparison | None  # None: compare two files
-    pre_commit: bool
-    baseline: str | None = None  # the profile file added profiles are compared with
-    floor: FloorSetting = FloorSetting()
-
-
-class CheckOptions(NamedTuple):
-    files: tuple[str, ...]
-    kind: str
-    output_format: str
-    colour: bool
-    floor: FloorSetting = FloorSetting()
 
 
 class _VersionAction(argparse.Action):
@@ -118,19 +102,24 @@ def _error_line(text: str) -> None:
     print(f"safety-profile: {visible(text, escape_backslashes=False)}", file=sys.stderr)
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse quotes the arguments it refuses as given: escape them for the terminal.
+class _TopLevelFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse measures the commands' names two columns left of where it prints them, so the
+    longest (`completion`) would push its summary to the next line: count those two columns."""
 
-    A description may hold `{rules}`, the strictness rules (`diff`'s does): they are read only
-    when the help is shown, since importing them would slow every command's start-up."""
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction):
+            self._action_max_length = max(
+                self._action_max_length,
+                max(len(name) for name in action.choices) + self._current_indent + 2,
+            )
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes the arguments it refuses as given: escape them for the terminal."""
 
     def error(self, message: str) -> NoReturn:
         super().error(visible(message, escape_backslashes=False))
-
-    def format_help(self) -> str:
-        if self.description is not None and "{rules}" in self.description:
-            self.description = self.description.format(rules=_strictness_rules_text())
-        return super().format_help()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="safety-profile",
         description="Check, show and describe CleverAgents Safety Profile YAML files.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_TopLevelFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument(
@@ -170,25 +159,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     kinds = sorted(KINDS)
 
-    def add_kind_and_format(command: argparse.ArgumentParser) -> None:
-        """The options `check` and `diff` share: the document kind and the report format."""
-        command.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+    def add_format(command: argparse.ArgumentParser, name: str) -> None:
+        """`--format`: the formats that render the command's report, from the one registry."""
         command.add_argument(
             "--format",
             dest="output_format",
-            choices=sorted(REPORTERS),
+            choices=format_names(name),
             default="text",
-            help=FORMAT_HELP,
+            help=format_help(name),
         )
+
+    def add_kind_and_format(command: argparse.ArgumentParser, name: str) -> None:
+        """The options `check` and `diff` share: the document kind and the report format."""
+        command.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+        add_format(command, name)
 
     def add_floor_options(command: argparse.ArgumentParser) -> None:
         """--floor and --no-floor, for the commands that hold profiles to the floor."""
         command.add_argument("--floor", metavar="FLOOR", help=FLOOR_HELP)
         command.add_argument("--no-floor", action="store_true", help=NO_FLOOR_HELP)
-        command.set_defaults(command_parser=command)
 
     check = add_command("check")
-    add_kind_and_format(check)
+    add_kind_and_format(check, "check")
     add_floor_options(check)
     check.add_argument(
         "files", nargs="+", metavar="FILE", help="a YAML file to check; give several at once"
@@ -210,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = add_command("show")
     show.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
+    add_format(show, "show")
     show.add_argument("file", metavar="FILE", help="the YAML file to show")
 
     init = add_command("init")
@@ -224,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--schema",
         metavar="LOCATION",
         help="what the modeline points editors at: a URL, a file URI or a path relative to FILE "
-        "(default: the installed schema file, which works offline)",
+        "(default: a copy of the schema in FILE's git repository, by a path relative to FILE; "
+        "else the schema's published URL, its $id)",
     )
 
     resolve = add_command("resolve")
@@ -249,16 +243,22 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the global safety profile file (default: the built-in DEFAULT_SAFETY_PROFILE)",
     )
-    resolve.add_argument(
-        "--format",
-        dest="output_format",
-        choices=["json", "text"],
-        default="text",
-        help="text, for people; json, for scripts (default: %(default)s)",
-    )
+    add_format(resolve, "resolve")
     add_floor_options(resolve)
-    diff = add_command("diff", usage=DIFF_USAGE)  # its {rules} are filled in by format_help
-    add_kind_and_format(diff)
+    rules = add_command("rules")
+    rules.add_argument(
+        "rule",
+        nargs="?",
+        metavar="ID",
+        help="the rule to explain, e.g. yaml.tab (default: list every rule)",
+    )
+    add_format(rules, "rules")
+    diff = add_command(
+        "diff",
+        usage=DIFF_USAGE,
+        description=COMMAND_HELP["diff"].description.format(rules=_strictness_rules_text()),
+    )
+    add_kind_and_format(diff, "diff")
     add_floor_options(diff)
     diff.add_argument(
         "--git",
@@ -280,8 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--baseline",
         metavar="FILE",
         help="with --git or --pre-commit: the safety profile an added profile is compared "
-        "with, each looser field a loosening (default: the file's floor where one applies, "
-        "else DEFAULT_SAFETY_PROFILE)",
+        "with, each looser field a loosening (default: DEFAULT_SAFETY_PROFILE)",
     )
     diff.add_argument(
         "--pre-commit",
@@ -294,7 +293,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="OLD NEW; with --git or --pre-commit, files or folders to compare",
     )
-
+    completion = add_command("completion")
+    completion.add_argument(
+        "shell",
+        metavar="SHELL",
+        choices=list(COMPLETION_SHELLS),
+        help="bash, zsh or fish: the shell the script is for",
+    )
     lsp = add_command("lsp")
     # Editors' configurations often pass --stdio; standard input and output is the only way.
     lsp.add_argument(
@@ -302,106 +307,87 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="serve over standard input and output, the only transport (default: on)",
     )
+    for command, handler in (
+        (check, partial(run_check, check)),
+        (schema, run_schema),
+        (show, run_show),
+        (init, run_init),
+        (resolve, partial(run_resolve, resolve)),
+        (rules, run_rules),
+        (diff, partial(run_diff, diff)),
+        (completion, run_completion),
+        (lsp, run_lsp),
+    ):
+        command.set_defaults(handler=handler)
     return parser
 
 
 def _strictness_rules_text() -> str:
-    from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
+    """Which value of each field is stricter, as the rule catalogue says, one line each."""
+    from cleveragents.reading.rules import STRICTER
 
-    width = max(map(len, STRICTNESS_RULES))
-    return "\n".join(
-        f"  {field:<{width}}  {rule.stricter}" for field, rule in STRICTNESS_RULES.items()
-    )
-
-
-def _floor_setting(args: argparse.Namespace) -> FloorSetting:
-    """--floor or --no-floor (a usage error together)."""
-    if args.floor is not None and args.no_floor:
-        args.command_parser.error("--floor and --no-floor do not go together; choose one")
-    return FloorSetting(args.floor, args.no_floor)
+    width = max(map(len, STRICTER))
+    return "\n".join(f"  {field:<{width}}  {stricter}" for field, stricter in STRICTER.items())
 
 
-def _diff_options(args: argparse.Namespace) -> DiffOptions:
-    """The diff command's options; a usage error (exit 2) for combinations that make no sense."""
-    parser: argparse.ArgumentParser = args.command_parser
-    if args.git is not None and args.pre_commit:
-        parser.error("--git and --pre-commit do not go together; choose one")
-    if args.git is None and (args.staged or args.to is not None):
-        parser.error("--staged and --to go with --git REV")
-    if args.staged and args.to is not None:
-        parser.error("--staged and --to do not go together; choose one")
-    if args.baseline is not None and args.git is None and not args.pre_commit:
-        parser.error("--baseline goes with --git REV or --pre-commit")
-    git: GitComparison | None = None
-    if args.git is not None or args.pre_commit:
-        from .git_versions import GitComparison, pre_commit_comparison
-
-        git = (
-            pre_commit_comparison(os.environ)
-            if args.pre_commit
-            else GitComparison(args.git, new_rev=args.to, staged=args.staged)
-        )
-    elif len(args.paths) != 2:
-        parser.error("give two files, OLD NEW (or --git REV to compare with git)")
-    elif args.floor is not None or args.no_floor:
-        # Two files have no added profile to hold to a floor (`check` holds a file to it).
-        parser.error("--floor and --no-floor go with --git REV or --pre-commit")
-    return DiffOptions(
-        kind=args.kind,
-        output_format=args.output_format,
-        colour=_colour(args.output_format),
-        paths=tuple(args.paths),
-        git=git,
-        pre_commit=args.pre_commit,
-        baseline=args.baseline,
-        floor=_floor_setting(args),
-    )
+def _checked_floor(parser: argparse.ArgumentParser, args: argparse.Namespace) -> FloorSetting:
+    """--floor or --no-floor, as given; a usage error (exit 2) for both at once."""
+    try:
+        return floor_setting(args)
+    except UsageError as error:
+        parser.error(str(error))
 
 
-def run_check(options: CheckOptions) -> int:
+def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .check import check_files
     from .floor import Floors
     from .kind_hint import with_hints_last
 
-    problems = check_files(options.files, options.kind, Floors(options.floor))
-    report = REPORTERS[options.output_format](
-        with_hints_last(problems), len(options.files), options.colour
-    )
-    _emit(report)
+    floor = _checked_floor(parser, args)
+    files = tuple(args.files)
+    problems = check_files(files, args.kind, Floors(floor))
+    report = reporter(args.output_format, _colour(args.output_format))
+    _emit(report.check(with_hints_last(problems), len(files)))
     return EXIT_INVALID if problems else EXIT_OK
 
 
-def run_schema(kind: str, path_only: bool) -> int:
-    schema_file = KINDS[kind].schema_path()
-    if path_only:
+def run_schema(args: argparse.Namespace) -> int:
+    schema_file = KINDS[args.kind].schema_path()
+    if args.path:
         _emit(f"{schema_file}\n")
     else:
         _emit(schema_file.read_text(encoding="utf-8"))
     return EXIT_OK
 
 
-def run_show(kind: str, path: str) -> int:
+def run_show(args: argparse.Namespace) -> int:
     from cleveragents.reading.loaded_file import load_file
 
     from .check import load_file_checker
-    from .show import render_effective
 
-    result, problems = load_file_checker(kind)(load_file(path), path)
-    if result.instance is None:
-        _emit(REPORTERS["text"](problems, 1, _colour("text")))
-        return EXIT_INVALID
-    _emit(render_effective(result.instance, path))
+    path = args.file
+    result, problems = load_file_checker(args.kind)(load_file(path), path)
+    shown = reporter(args.output_format, _colour(args.output_format))
+    _emit(shown.show(result.instance, problems, path, args.kind))
+    return EXIT_INVALID if result.instance is None else EXIT_OK
+
+
+def run_completion(args: argparse.Namespace) -> int:
+    from .completion import completion_script
+
+    _emit(completion_script(build_parser(), args.shell))
     return EXIT_OK
 
 
-def run_init(path: str, schema_location: str | None) -> int:
+def run_init(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .starter import SchemaLocationError, create_starter_file, installed_starter_profile
 
+    path = args.file
     shown = visible(path)
     try:
-        create_starter_file(Path(path), installed_starter_profile(schema_location))
+        create_starter_file(Path(path), installed_starter_profile(Path(path), args.schema))
     except SchemaLocationError as error:
         _error_line(f"--schema: {error}")
         return EXIT_USAGE
@@ -419,55 +405,83 @@ def run_init(path: str, schema_location: str | None) -> int:
     return EXIT_OK
 
 
-def run_resolve(files: dict[str, str | None], output_format: str, floor: FloorSetting) -> int:
-    from cleveragents.domain.models.core.safety_profile import Provenance
-
+def run_resolve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .floor import Floors
-    from .resolve import render_json, render_text, resolve_files
+    from .resolve import resolve_files, resolve_layers
 
-    given = {Provenance[layer.upper()]: path for layer, path in files.items() if path is not None}
+    floor = _checked_floor(parser, args)
+    given = resolve_layers(args)
     # A plan is resolved for the project the command runs in: its floor is found from here.
     resolution, problems = resolve_files(given, Floors(floor).for_folder(os.curdir))
+    report = reporter(args.output_format, _colour(args.output_format))
     if resolution is None:
-        colour = _colour(output_format)
-        _emit(REPORTERS[output_format](problems, len(given), colour))
+        _emit(report.check(problems, len(given)))
         return EXIT_INVALID
-    _emit((render_json if output_format == "json" else render_text)(resolution))
+    _emit(report.resolve(resolution))
     return EXIT_INVALID if resolution.below_floor else EXIT_OK
 
 
-def run_diff(options: DiffOptions) -> int:
-    from .diff import DiffReport, diff_files, load_baseline
-    from .diff_reporters import DIFF_REPORTERS
+def run_rules(args: argparse.Namespace) -> int:
+    from cleveragents.reading.rules import find_rule
+
+    rule = None if args.rule is None else find_rule(args.rule)
+    if args.rule is not None and rule is None:
+        _error_line(f"no rule {args.rule!r}; `safety-profile rules` lists them")
+        return EXIT_USAGE
+    _emit(reporter(args.output_format).rules(rule))
+    return EXIT_OK
+
+
+def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .diff import DiffReport, diff_files, diff_options, load_baseline
     from .floor import Floors
-    from .git_versions import GitError, diff_against_git
+    from .git_versions import GitComparison, GitError, diff_against_git, pre_commit_comparison
+
+    try:
+        options = diff_options(args, _colour(args.output_format))
+    except UsageError as error:
+        parser.error(str(error))  # exits 2, with diff's usage
 
     kind = KINDS[options.kind]
     try:
-        if options.git is None:
+        if options.git is None and not options.pre_commit:
             report = diff_files(kind, *options.paths)
         else:
+            git = (
+                GitComparison(options.git, new_rev=options.to, staged=options.staged)
+                if options.git is not None
+                else pre_commit_comparison(os.environ)
+            )
             # Without --baseline, an added profile is compared with its floor, else with the
             # built-in default.
             baseline = None if options.baseline is None else load_baseline(options.baseline)
             if isinstance(baseline, DiffReport):  # the baseline itself is invalid
                 report = baseline
             else:
-                floors = Floors(options.floor)
+                # The pre-commit stage's loosening hook leaves an invalid staged file's problems
+                # to the check hook, which checks those very bytes (pre-commit stashes what is
+                # not staged); on a push, that hook reads the working tree, not the commits.
+                defer = options.pre_commit and git.staged
                 report = diff_against_git(
-                    kind, options.git, options.paths, baseline=baseline, floors=floors
+                    kind,
+                    git,
+                    options.paths,
+                    baseline=baseline,
+                    floors=Floors(options.floor),
+                    defer_invalid=defer,
                 )
     except GitError as error:
         _error_line(str(error))
         return EXIT_USAGE
-    _emit(DIFF_REPORTERS[options.output_format](report, options.colour))
+    _emit(reporter(options.output_format, options.colour).diff(report))
     if options.pre_commit and report.failed and not report.problems and report.loosens_itself:
-        # On standard error: json and sarif on standard output stay one document.
+        # Not for a floor alone: skipping the hook is not the way past the floor. On standard
+        # error: json and sarif on standard output stay one document.
         sys.stderr.write(SKIP_HINT)
     return EXIT_INVALID if report.failed else EXIT_OK
 
 
-def run_lsp() -> int:
+def run_lsp(args: argparse.Namespace) -> int:
     try:
         from .language_server import serve
     except ImportError as error:
@@ -482,47 +496,15 @@ def run_lsp() -> int:
     return EXIT_OK
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "lsp":
-        return run_lsp()
-    if args.command == "diff":
-        return run_diff(args.diff_options)
-    if args.command == "check":
-        options = CheckOptions(
-            files=tuple(args.files),
-            kind=args.kind,
-            output_format=args.output_format,
-            colour=_colour(args.output_format),
-            floor=args.floor_setting,
-        )
-        return run_check(options)
-    if args.command == "schema":
-        return run_schema(args.kind, args.path)
-    if args.command == "init":
-        return run_init(args.file, args.schema)
-    if args.command == "resolve":
-        files = {
-            "plan": args.plan,
-            "action": args.action,
-            "project": args.project,
-            "global": args.global_profile,
-        }
-        return run_resolve(files, args.output_format, args.floor_setting)
-    return run_show(args.kind, args.file)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        if args.command == "diff":
-            args.diff_options = _diff_options(args)
-        elif args.command in ("check", "resolve"):
-            args.floor_setting = _floor_setting(args)
+        # The command's own handler, chosen by the parser (set_defaults); it checks what
+        # argparse cannot (in the command's module) before doing anything.
+        return int(args.handler(args))
     except SystemExit as exit_request:  # --help, --version, or a usage error (2)
         return exit_request.code if isinstance(exit_request.code, int) else EXIT_USAGE
-    try:
-        return _dispatch(args)
     except KeyboardInterrupt:
         return 130
     except FloorError as error:  # fail closed: never "no floor"

@@ -8,21 +8,27 @@ versions come from files or from git (`git_versions`); this module only compares
 from __future__ import annotations
 
 import enum
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.files import file_problem, read_regular_file
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
-from .floor import FLOOR_RULE, Floor, below_floor
+from .floor import Floor, FloorSetting, below_floor, floor_setting
 from .kinds import KINDS, DocumentKind
-from .show import yaml_value
+from .rendering import change_text, yaml_value
+from .usage import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = [
     "Baseline",
@@ -33,6 +39,7 @@ __all__ = [
     "build_report",
     "compare_versions",
     "diff_files",
+    "diff_options",
 ]
 
 REMOVED = "removed: the next layer applies"
@@ -57,7 +64,7 @@ class Finding:
     path: str  # the field, e.g. `safety_profile.max_total_cost` in an action; "" for the file
     verdict: Verdict
     detail: str  # `100.0 → null (no limit)`, or what became of the whole profile
-    rule: str  # a stable id: `loosens.max_total_cost`, `loosens.removed`, `added`
+    rule: Rule  # `loosens.max_total_cost`, `loosens.removed`, `added`, ...
     old: Any = field(default=None, compare=False)  # JSON values, for scripts
     new: Any = field(default=None, compare=False)
 
@@ -83,7 +90,7 @@ class DiffReport:
         """A file loosens what it was, not only the floor: a loosening one may intend (the
         floor is never skipped)."""
         return any(
-            finding.verdict is Verdict.LOOSENS and finding.rule != FLOOR_RULE
+            finding.verdict is Verdict.LOOSENS and finding.rule != Rule.FLOOR_LOOSER
             for finding in self.findings
         )
 
@@ -132,11 +139,6 @@ def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]
     return _Loaded(profile, document, prefix)
 
 
-def change_text(change: FieldChange) -> str:
-    """`old → new`, each value as YAML flow (JSON) text."""
-    return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
-
-
 def _notes(change: FieldChange, new_profile: SafetyProfile, new_file: bool = False) -> list[str]:
     """What a reviewer might not see in `old → new`: the meaning of null and [], which
     categories came and went, and a value that is now a default because its key is gone."""
@@ -181,7 +183,7 @@ def _field_findings(
                 render_loc(loc),
                 verdict,
                 detail,
-                f"{verdict.value}.{change.field}",
+                Rule(f"{verdict.value}.{change.field}"),  # one per field and verdict
                 change.old,
                 change.new,
             )
@@ -200,7 +202,7 @@ def _below_floor_findings(floor: Floor, new: _Loaded, file: str) -> list[Finding
             below.path,
             Verdict.LOOSENS,
             below.message,
-            FLOOR_RULE,
+            Rule.FLOOR_LOOSER,
             below.change.old,
             below.change.new,
         )
@@ -222,7 +224,9 @@ def _whole_profile(
     else:
         line, column = loaded.document.position(loaded.prefix, of_key=True)
         path = render_loc(loaded.prefix)
-    detail, rule = (REMOVED, "loosens.removed") if verdict is Verdict.LOOSENS else (ADDED, "added")
+    detail, rule = (
+        (REMOVED, Rule.LOOSENS_REMOVED) if verdict is Verdict.LOOSENS else (ADDED, Rule.ADDED)
+    )
     return Finding(file, line, column, path, verdict, detail, rule, old, new)
 
 
@@ -236,22 +240,51 @@ def _deleted(kind: DocumentKind, old: Version, file: str) -> list[Finding]:
     return [_whole_profile(Verdict.LOOSENS, file, None, _dump(loaded.profile))]
 
 
+# The hook that checks each kind's files (.pre-commit-hooks.yaml; a test keeps them equal).
+CHECK_HOOKS = {"profile": "safety-profile", "action": "safety-profile-action"}
+
+
+def deferred_problem(kind: DocumentKind, file: str) -> Problem:
+    """An invalid new version in one line, for the loosening hook: the check hook beside it
+    reports the same bytes' problems, and they are not repeated; the command shows them to a
+    user who runs the loosening hook alone. An error all the same: an invalid file never passes
+    by not being comparable."""
+    kind_option = [] if kind.name == "profile" else ["--kind", kind.name]
+    options_end = ["--"] if file.startswith("-") else []
+    command = shlex.join(["safety-profile", "check", *kind_option, *options_end, file])
+    return Problem(
+        file,
+        0,
+        0,
+        "",
+        f"invalid, so it cannot be compared; the {CHECK_HOOKS[kind.name]} hook reports why "
+        f"(or run: {command})",
+        Rule.DIFF_INVALID,
+    )
+
+
 def compare_versions(
     kind: DocumentKind,
     old: Version,
     new: Version,
     file: str,
     baseline: Baseline | Floor | None = None,
+    *,
+    defer_invalid: bool = False,
 ) -> tuple[list[Finding], list[Problem]]:
     """Compare two versions of one file; `file` is how findings name it. A version whose data
     is None does not exist: the file was added or deleted. A profile that is new here is
     compared with `baseline` (default: DEFAULT_SAFETY_PROFILE); a floor as the baseline says
-    so in its findings (`floor.looser`)."""
+    so in its findings (`floor.looser`). `defer_invalid`: an invalid new version named like the
+    kind's files (so the check hook checks it too) is reported in one line (`deferred_problem`),
+    not problem by problem."""
     if old.data is None and new.data is None:
         return [], []
     if new.data is None:
         return _deleted(kind, old, file), []
     loaded_new = _load(kind, new)
+    if defer_invalid and isinstance(loaded_new, tuple) and kind.matches(file):
+        loaded_new = (deferred_problem(kind, new.name),)
     loaded_old: _Loaded | tuple[Problem, ...] | None = None
     if old.data is not None:
         loaded_old = _load(kind, old)
@@ -316,3 +349,45 @@ def diff_files(kind: DocumentKind, old_path: str, new_path: str) -> DiffReport:
         return DiffReport((), tuple(sorted(problems)), 1)
     old, new = versions
     return build_report([compare_versions(kind, old, new, new_path)])
+
+
+class DiffOptions(NamedTuple):
+    kind: str
+    output_format: str
+    colour: bool
+    paths: tuple[str, ...]  # OLD NEW, or the PATHs to limit --git to
+    git: str | None  # --git REV; None: compare two files (or --pre-commit)
+    to: str | None  # --to REV2
+    staged: bool
+    pre_commit: bool
+    baseline: str | None = None  # the profile file added profiles are compared with
+    floor: FloorSetting = FloorSetting()
+
+
+def diff_options(args: argparse.Namespace, colour: bool) -> DiffOptions:
+    """The command's options, checked; UsageError for combinations that make no sense."""
+    if args.git is not None and args.pre_commit:
+        raise UsageError("--git and --pre-commit do not go together; choose one")
+    if args.git is None and (args.staged or args.to is not None):
+        raise UsageError("--staged and --to go with --git REV")
+    if args.staged and args.to is not None:
+        raise UsageError("--staged and --to do not go together; choose one")
+    if args.baseline is not None and args.git is None and not args.pre_commit:
+        raise UsageError("--baseline goes with --git REV or --pre-commit")
+    if args.git is None and not args.pre_commit and len(args.paths) != 2:
+        raise UsageError("give two files, OLD NEW (or --git REV to compare with git)")
+    if args.git is None and not args.pre_commit and (args.floor is not None or args.no_floor):
+        # Two files have no added profile to hold to a floor (`check` holds a file to it).
+        raise UsageError("--floor and --no-floor go with --git REV or --pre-commit")
+    return DiffOptions(
+        kind=args.kind,
+        output_format=args.output_format,
+        colour=colour,
+        paths=tuple(args.paths),
+        git=args.git,
+        to=args.to,
+        staged=args.staged,
+        pre_commit=args.pre_commit,
+        baseline=args.baseline,
+        floor=floor_setting(args),
+    )

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.scalars import unambiguous_spellings
 
 from .kinds import KINDS
@@ -149,10 +150,10 @@ def _mapping_with_key_at(node: yaml.Node, line: int, column: int) -> yaml.Mappin
 
 
 _FIXERS: dict[str, Callable[[str, int, int, str, str, str], list[Fix]]] = {
-    "yaml.ambiguous-scalar": _ambiguous_scalar,
-    "schema.extra_forbidden": _unknown_field,
-    "schema.confusable_field": _confusable_key,
-    "yaml.merge-key": _merge_key,
+    Rule.YAML_AMBIGUOUS_SCALAR: _ambiguous_scalar,
+    Rule.SCHEMA_EXTRA_FORBIDDEN: _unknown_field,
+    Rule.SCHEMA_CONFUSABLE_FIELD: _confusable_key,
+    Rule.YAML_MERGE_KEY: _merge_key,
 }
 FIXED_RULES = frozenset(_FIXERS)
 

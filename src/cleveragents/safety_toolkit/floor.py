@@ -28,17 +28,20 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.reading.problems import Loc, Problem, render_loc
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
+from .usage import UsageError
+
 if TYPE_CHECKING:
+    import argparse
+
     from cleveragents.domain.models.core.safety_profile import SafetyProfile
     from cleveragents.domain.models.core.strictness import FieldChange
     from cleveragents.reading.nodes import YamlDocument
 
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",
-    "FLOOR_RULE",
-    "FLOOR_UNUSABLE_RULE",
     "BelowFloor",
     "Floor",
     "FloorError",
@@ -47,22 +50,9 @@ __all__ = [
     "below_floor",
     "below_floor_text",
     "floor_problems",
+    "floor_setting",
     "load_floor",
 ]
-
-FLOOR_RULE = "floor.looser"
-"""The rule id of a field looser than the floor, in every report."""
-FLOOR_RULE_TITLE = "A field looser than the organisation's floor"
-FLOOR_RULE_HELP = (
-    "Each field of every safety profile, and of every action's safety_profile, must be at least "
-    "as strict as the floor's (set with --floor, or `floor` in [tool.safety-profile] of the "
-    "nearest pyproject.toml), in the order `diff` uses; a key left out counts as its default. "
-    "Make the field at least as strict as the floor's value; the floor's owners decide any "
-    "exception."
-)
-
-FLOOR_UNUSABLE_RULE = "floor.unusable"
-"""Where a floor cannot be used and no exit status can say so (the language server)."""
 
 ALLOW_NO_FLOOR_VARIABLE = "SAFETY_PROFILE_ALLOW_NO_FLOOR"
 PACKAGE_PREFIX = "pkg:"
@@ -89,6 +79,13 @@ class FloorSetting(NamedTuple):
 
     given: str | None = None
     refused: bool = False
+
+
+def floor_setting(args: argparse.Namespace) -> FloorSetting:
+    """--floor or --no-floor as given on the command line; UsageError for both at once."""
+    if args.floor is not None and args.no_floor:
+        raise UsageError("--floor and --no-floor do not go together; choose one")
+    return FloorSetting(args.floor, args.no_floor)
 
 
 class _Configured(NamedTuple):
@@ -278,7 +275,7 @@ class Floors:
 
 def _value_text(value: Any, field: str, *, absent: bool = False) -> str:
     """A value as YAML, with what null and [] mean and whether the key was written."""
-    from .show import yaml_value
+    from .rendering import yaml_value
 
     notes = []
     if value is None:
@@ -294,7 +291,7 @@ def _value_text(value: Any, field: str, *, absent: bool = False) -> str:
 def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) -> str:
     """`false is looser than the floor's true (SOURCE)`: the profile's value (`change.new`)
     against the floor's (`change.old`), with the categories the floor does not allow."""
-    from .show import yaml_value
+    from .rendering import yaml_value
 
     value = _value_text(change.new, change.field, absent=absent)
     extra = ""
@@ -335,6 +332,6 @@ def floor_problems(
 ) -> list[Problem]:
     """`below_floor`, as `check`'s errors."""
     return [
-        Problem(file, below.line, below.column, below.path, below.message, FLOOR_RULE)
+        Problem(file, below.line, below.column, below.path, below.message, Rule.FLOOR_LOOSER)
         for below in below_floor(profile, floor, document, prefix)
     ]

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.limits import DEFAULT_LIMITS
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 __all__ = [
@@ -45,17 +46,33 @@ __all__ = [
 
 LINK, GITLINK = "120000", "160000"
 MAX_LINKS = 40  # Linux's limit on links followed in one path (ELOOP)
+PATH_MAX = 4096  # Linux's limit on a link's target, its closing NUL included
+FOLDER_LINK_DEPTH, MAX_ALIASES = 8, 100_000  # names through links to folders, in a row / all
 
 # Attributes that make the file a checkout writes differ from the committed blob in more than
 # line endings: a filter's smudge command (Git LFS puts a pointer in the commit), a re-encoding,
 # `$Id$` expansion. `text`/`eol`/`crlf` only put CR before LF, which YAML reads as the same line
 # break (and a lone CR is refused by the reader either way), so they change no value.
-TRANSFORMING_ATTRIBUTES = ("filter", "working-tree-encoding", "ident")
+# `export-subst` expands `$Format:...$` in what `git archive` writes (GitHub's source
+# archives), and `export-ignore` leaves the file out of it: the archive then differs too.
+TRANSFORMING_ATTRIBUTES = (
+    "filter",
+    "working-tree-encoding",
+    "ident",
+    "export-subst",
+    "export-ignore",
+)
+ARCHIVE_ATTRIBUTES = ("export-subst", "export-ignore")
+
+
+MAX_QUOTED = 200  # characters of a name a message quotes (a link's target may be megabytes)
 
 
 def quoted(name: str) -> str:
     """A name in a message: in quotes, escaped as reports escape names (a byte that is not
-    UTF-8 as `\\xe9`, a control character as `\\x1b`)."""
+    UTF-8 as `\\xe9`, a control character as `\\x1b`), a long one cut short."""
+    if len(name) > MAX_QUOTED:
+        return f"'{visible(name[:MAX_QUOTED])}...' ({len(name)} characters)"
     return f"'{visible(name)}'"
 
 
@@ -110,6 +127,7 @@ class Tree:
         self.revision = revision  # None: the index
         self.label = "in the index" if revision is None else f"in {revision}"  # for messages
         self._links: dict[str, str] = {}
+        self._folders: set[str] | None = None
 
     @classmethod
     def of_revision(cls, root: Path, revision: str) -> Tree:
@@ -139,7 +157,12 @@ class Tree:
         entry = self.entries.get(path)
         if entry is not None:
             return entry.mode if entry.mode in (LINK, GITLINK) else "file"
-        return None  # a folder is implicit in a tree: `resolve` walks through it
+        if self._folders is None:  # implicit in a tree: every entry's parent folders
+            self._folders = {""}
+            for name in self.entries:
+                parts = name.split("/")
+                self._folders.update("/".join(parts[:end]) for end in range(1, len(parts)))
+        return "dir" if path in self._folders else None
 
     def read_link(self, path: str) -> str:
         if path not in self._links:
@@ -163,11 +186,23 @@ class WorkTree:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.label = "in the working tree"
-        tracked = set(filter(None, _fields(git(root, "ls-files", "-z", "--full-name"))))
+        index: dict[str, Entry] = {}
+        unwatched = set()
+        for field in filter(None, _fields(git(root, "ls-files", "-s", "-v", "-z", "--full-name"))):
+            info, path = field.split("\t", 1)
+            tag, mode, oid, _ = info.split(" ")
+            index[path] = Entry(mode, oid)
+            if tag == "S" or tag.islower():  # skip-worktree, assume-unchanged
+                unwatched.add(path)
         untracked = set(
             filter(None, _fields(git(root, "ls-files", "-z", "--others", "--exclude-standard")))
         )
-        self._known = {path for path in tracked | untracked if os.path.lexists(root / path)}
+        on_disk = {path for path in index.keys() | untracked if os.path.lexists(root / path)}
+        # `git diff` takes the files git is told not to look at as unchanged: those on disk are
+        # compared anyway (`unwatched`); those a sparse checkout leaves out hold the index's.
+        self.unwatched = unwatched & on_disk
+        self._index = Tree(root, {p: index[p] for p in unwatched - on_disk}, None)
+        self._known = on_disk | set(self._index.entries)
 
     def paths(self) -> Iterable[str]:
         return self._known
@@ -176,14 +211,16 @@ class WorkTree:
         try:
             mode = os.lstat(self.root / path).st_mode
         except OSError:
-            return None
+            return self._index.kind_of(path)
         if stat.S_ISLNK(mode):
             return LINK
         if stat.S_ISDIR(mode):
-            return GITLINK if os.path.lexists(self.root / path / ".git") else "dir"
+            return GITLINK if path and os.path.lexists(self.root / path / ".git") else "dir"
         return "file" if stat.S_ISREG(mode) else None
 
     def read_link(self, path: str) -> str:
+        if path in self._index.entries:
+            return self._index.read_link(path)
         return os.readlink(self.root / path)
 
     def resolve(self, path: str) -> str:
@@ -193,7 +230,11 @@ class WorkTree:
         return resolved
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
-        return {path: read_regular_file(str(self.root / path)).data for path in paths}
+        contents = self._index.read([p for p in paths if p in self._index.entries])
+        for path in paths:
+            if path not in contents:
+                contents[path] = read_regular_file(str(self.root / path)).data
+        return contents
 
 
 def resolve(
@@ -224,31 +265,43 @@ def resolve(
             if links > MAX_LINKS:
                 raise LinkError("has too many levels of links (a loop?)")
             target = read_link(current)
+            if len(os.fsencode(target)) >= PATH_MAX:
+                # No checkout can make such a link (ENAMETOOLONG): the profile is missing.
+                raise LinkError(f"has a target longer than a link can hold ({PATH_MAX - 1} bytes)")
             if target.startswith("/"):
                 raise LinkError(f"leads outside the repository (to {quoted(target)})")
             parts.extendleft(reversed(target.split("/")))
             continue
-        if parts and kind in ("file", GITLINK):
-            raise LinkError(f"leads through {quoted(current)}, which is not a folder")
+        if parts and kind != "dir":
+            # The kernel walks folders that exist: `nowhere/../x` fails when `nowhere` does
+            # not (git's own diff would read it as `x`).
+            what = "does not exist" if kind is None else "is not a folder"
+            raise LinkError(f"leads through {quoted(current)}, which {what}")
         done.append(name)
     resolved = "/".join(done)
     kind = kind_of(resolved)
     if folder and kind != LINK:
         return resolved
+    if kind == "file":
+        return resolved
+    if links == 0:  # no link followed: the name itself is not a file
+        what = {GITLINK: "is a submodule", "dir": "is a folder"}.get(kind or "", "does not exist")
+        raise LinkError(f"{what}, not a file" if kind else what)
     if kind == GITLINK:
         raise LinkError(f"leads to the submodule {quoted(resolved)}")
-    if kind != "file":
-        raise LinkError(f"leads to {quoted(resolved)}, which does not exist (a dangling link)")
-    return resolved
+    if kind == "dir":
+        raise LinkError(f"leads to the folder {quoted(resolved or '.')}, not a file")
+    raise LinkError(f"leads to {quoted(resolved)}, which does not exist (a dangling link)")
 
 
 def folder_aliases(side: Tree | WorkTree) -> set[str]:
-    """The names files have through a link to a folder: with `actions` a link to `stuff/`, the
+    """The names files have through links to folders: with `actions` a link to `stuff/`, the
     file `stuff/deploy.yaml` is read as `actions/deploy.yaml` by whoever opens that, so it is an
-    action by name. One level of such links is followed (a link reached through another is
-    not: a lister of every name through links would not end on a loop)."""
+    action by name. Links reached through other links are followed too (`conf` -> `sel/a`,
+    `sel/a/sub` -> `envs/prod`: `conf/sub/x`), up to FOLDER_LINK_DEPTH in a row and
+    MAX_ALIASES names: a loop (`a` -> `.`) names files without end."""
     paths = list(side.paths())
-    aliases: set[str] = set()
+    folders: list[tuple[str, str]] = []  # a link to a folder, and that folder's prefix
     for link in paths:
         if side.kind_of(link) != LINK:
             continue
@@ -256,10 +309,21 @@ def folder_aliases(side: Tree | WorkTree) -> set[str]:
             target = resolve(link, side.kind_of, side.read_link, folder=True)
         except LinkError:
             continue
-        if side.kind_of(target) in ("file", GITLINK):
-            continue
-        prefix = f"{target}/" if target else ""
-        aliases.update(f"{link}/{p[len(prefix) :]}" for p in paths if p.startswith(prefix))
+        if side.kind_of(target) not in ("file", GITLINK):
+            folders.append((link, f"{target}/" if target else ""))
+    aliases: set[str] = set()
+    names = folders
+    for _ in range(FOLDER_LINK_DEPTH):
+        for name, prefix in names:
+            aliases.update(f"{name}/{p[len(prefix) :]}" for p in paths if p.startswith(prefix))
+        names = [
+            (f"{name}/{link[len(prefix) :]}", target)
+            for name, prefix in names
+            for link, target in folders
+            if link.startswith(prefix)
+        ]
+        if not names or len(aliases) > MAX_ALIASES:
+            break
     return aliases
 
 
@@ -311,30 +375,45 @@ def transformed_paths(
         return {}
     args = ["check-attr", "-z", "--stdin", *(["--cached"] if cached or revision else [])]
     args += list(TRANSFORMING_ATTRIBUTES)
+    found: dict[str, list[str]] = {}
     if revision is None:
-        output = git(root, *args, input=request)
+        _attributes(root, args, request, None, found)
     else:
         import tempfile  # only a revision's attributes need it
 
         with tempfile.TemporaryDirectory(prefix="safety-profile-") as folder:
             env = {"GIT_INDEX_FILE": os.path.join(folder, "index")}
             git(root, "read-tree", revision, env=env)
-            output = git(root, *args, input=request, env=env)
-    fields = _fields(output)
-    found: dict[str, list[str]] = {}
-    for index in range(0, len(fields) - 2, 3):
-        path, attribute, value = fields[index : index + 3]
-        if value not in ("unspecified", "unset"):
-            found.setdefault(path, []).append(
-                attribute if value == "set" else f"{attribute}={value}"
-            )
+            _attributes(root, args, request, env, found)
     return found
+
+
+def _attributes(
+    root: Path,
+    args: list[str],
+    request: bytes,
+    env: Mapping[str, str] | None,
+    found: dict[str, list[str]],
+) -> None:
+    """`git check-attr ARGS` into `found`, as every checkout would read them: patterns in any
+    case too (`*.YAML` applies on macOS and Windows, where clones set core.ignorecase), and the
+    .gitattributes of folders a sparse checkout leaves out (which git skips otherwise)."""
+    for ignorecase in ("false", "true"):
+        options = ["-c", "core.sparseCheckout=false", "-c", f"core.ignorecase={ignorecase}"]
+        fields = _fields(git(root, *options, *args, input=request, env=env))
+        for index in range(0, len(fields) - 2, 3):
+            path, attribute, value = fields[index : index + 3]
+            named = attribute if value == "set" else f"{attribute}={value}"
+            if value not in ("unspecified", "unset") and named not in found.get(path, []):
+                found.setdefault(path, []).append(named)
 
 
 def attribute_message(attributes: Sequence[str]) -> str:
     """What `check` and `diff` say about a file an attribute transforms."""
+    archive = all(a.split("=")[0] in ARCHIVE_ATTRIBUTES for a in attributes)
     return (
-        f"the git attribute {', '.join(attributes)} makes a checkout of this file differ from "
+        f"the git attribute {', '.join(attributes)} makes "
+        f"{'an archive (git archive)' if archive else 'a checkout'} of this file differ from "
         "the committed file, so what is reviewed is not what is read; remove it from "
         ".gitattributes for safety profiles and actions"
     )
@@ -347,11 +426,17 @@ def checkout_problems(paths: Sequence[str]) -> list[Problem]:
     (no `.git` above it) costs no git process."""
     real = {path: os.path.realpath(path) for path in paths}
     by_tree: dict[str, list[str]] = {}
-    tops: dict[str, str | None] = {}
-    for target in real.values():
-        top = _work_tree(os.path.dirname(target), tops)
+    if os.environ.get("GIT_DIR"):
+        # git takes the files to be in that repository's work tree, wherever a `.git` is.
+        top = _environment_work_tree()
         if top is not None:
-            by_tree.setdefault(top, []).append(target)
+            by_tree[top] = [t for t in real.values() if t.startswith(os.path.join(top, ""))]
+    else:
+        tops: dict[str, str | None] = {}
+        for target in real.values():
+            found_top = _work_tree(os.path.dirname(target), tops)
+            if found_top is not None:
+                by_tree.setdefault(found_top, []).append(target)
     found: dict[str, list[str]] = {}
     for top, targets in by_tree.items():
         try:
@@ -359,10 +444,19 @@ def checkout_problems(paths: Sequence[str]) -> list[Problem]:
         except GitError:  # not a work tree after all (a bare repository's folder, a submodule)
             continue
     return [
-        Problem(path, 0, 0, "", attribute_message(found[real[path]]), "git.attribute")
+        Problem(path, 0, 0, "", attribute_message(found[real[path]]), Rule.GIT_ATTRIBUTE)
         for path in paths
         if real[path] in found
     ]
+
+
+def _environment_work_tree() -> str | None:
+    """The work tree of the repository `GIT_DIR` names (None: a bare one)."""
+    try:
+        top = git(".", "rev-parse", "--show-toplevel")[:-1]  # less git's closing newline
+    except GitError:
+        return None
+    return os.path.realpath(os.fsdecode(top)) if top else None
 
 
 def _work_tree(folder: str, known: dict[str, str | None]) -> str | None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cleveragents.reading.files import file_problem
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 from .diff import Baseline, DiffReport, Finding, Version, build_report, compare_versions
@@ -157,10 +158,15 @@ class Repository:
         return old, Tree.of_index(self.root) if comparison.staged else WorkTree(self.root)
 
     def changed_files(self, comparison: GitComparison) -> tuple[list[ChangedFile], list[str]]:
-        """Every file that differs between the two sides, renames paired (git's `-M`), and,
-        against the working tree, files git does not track yet (and does not ignore); and the
-        submodules that changed."""
-        args = ["diff", "--raw", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv"]
+        """Every file that differs between the two sides, and, against the working tree, files
+        git does not track yet (and does not ignore); and the submodules that changed.
+
+        A rename is a deletion of the old path and an addition of the new one (`--no-renames`):
+        whoever opens the old path finds nothing, and the new path overrides the layer below
+        it. No submodule is hidden (`--ignore-submodules=none`: neither `.gitmodules` nor the
+        configuration can say `ignore = all`)."""
+        args = ["diff", "--raw", "-z", "--no-renames", "--ignore-submodules=none"]
+        args += ["--no-color", "--no-ext-diff", "--no-textconv"]
         args += ["--cached"] if comparison.staged else []
         args += [comparison.old_rev]
         args += [comparison.new_rev] if comparison.new_rev else []
@@ -236,7 +242,7 @@ SUBMODULE_CHANGED = (
 )
 
 
-def _problem(name: str, message: str, rule: str) -> Problem:
+def _problem(name: str, message: str, rule: Rule) -> Problem:
     return Problem(name, 0, 0, "", message, rule)
 
 
@@ -267,12 +273,13 @@ class _Reader:
                     self.resolved[path] = side.resolve(path)
                     continue
             except LinkError as error:
-                message = (
-                    f"{error}; a profile that is a link must lead to a file committed in the "
-                    "repository"
-                )
+                message = str(error)
+                if message.startswith(("leads", "has")):  # a link was followed
+                    message += (
+                        "; a profile that is a link must lead to a file committed in the repository"
+                    )
             self.resolved[path] = _problem(
-                repository.display_path(path), f"{side.label}: {shown} {message}", "git.link"
+                repository.display_path(path), f"{side.label}: {shown} {message}", Rule.GIT_LINK
             )
         targets = {t for t in self.resolved.values() if isinstance(t, str)}
         tree = side if isinstance(side, Tree) else None
@@ -288,7 +295,7 @@ class _Reader:
                 self.resolved[path] = _problem(
                     repository.display_path(path),
                     f"{side.label}{through}: {attribute_message(self.attributes[target])}",
-                    "git.attribute",
+                    Rule.GIT_ATTRIBUTE,
                 )
 
     def problems(self) -> list[Problem]:
@@ -388,10 +395,13 @@ def diff_against_git(
     folder: str | os.PathLike[str] = ".",
     baseline: Baseline | None = None,
     floors: Floors | None = None,
+    *,
+    defer_invalid: bool = False,
 ) -> DiffReport:
     """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides, as
     a checkout of each side holds it; an added profile is compared with `baseline`, else with
-    the floor `floors` finds for its file in the working tree, else with the built-in default.
+    the floor `floors` finds for its file in the working tree, else with the built-in default;
+    `defer_invalid` as `compare_versions` takes it.
 
     Raises GitError when git cannot answer (not a repository, an unknown revision), FloorError
     for a floor that cannot be used."""
@@ -402,6 +412,12 @@ def diff_against_git(
     pathspecs = [repository.repository_path(path) for path in user_paths]
     old_side, new_side = repository.sides(comparison)
     changed, submodules = repository.changed_files(comparison)
+    if isinstance(new_side, WorkTree):  # files `git diff` is told not to look at
+        listed = {c.new_path for c in changed}
+        changed += [
+            ChangedFile(path if path in old_side.entries else None, path)
+            for path in sorted(new_side.unwatched - listed)
+        ]
     plan = _plan(
         changed,
         old_side,
@@ -432,8 +448,8 @@ def diff_against_git(
             results.append(([], [file_problem(new_bytes, name)]))
             continue
         assert not isinstance(old_bytes, OSError)
-        if change in plan.linked and old_bytes == new_bytes:
-            continue
+        if old_bytes is not None and old_bytes == new_bytes:
+            continue  # a checkout holds the same file (a link now, a mode changed)
         old_name = repository.display_path(change.old_path) if change.old_path else ""
         file_baseline: Baseline | Floor | None = baseline
         if baseline is None and floors is not None and change.new_path is not None:
@@ -445,10 +461,11 @@ def diff_against_git(
                 Version(name, new_bytes),
                 name,
                 file_baseline,
+                defer_invalid=defer_invalid,
             )
         )
     results += [
-        ([], [_problem(repository.display_path(path), SUBMODULE_CHANGED, "git.submodule")])
+        ([], [_problem(repository.display_path(path), SUBMODULE_CHANGED, Rule.GIT_SUBMODULE)])
         for path in submodules
         if _in_scope(path, pathspecs)
     ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["COMMAND_HELP", "FLOOR_HELP", "FORMAT_HELP", "KIND_HELP", "NO_FLOOR_HELP", "CommandHelp"]
+__all__ = ["COMMAND_HELP", "FLOOR_HELP", "KIND_HELP", "NO_FLOOR_HELP", "CommandHelp"]
 
 CHECK_DESCRIPTION = """\
 Validate YAML files as Safety Profiles (the default) or actions, and report every problem of
@@ -34,6 +34,16 @@ INIT_DESCRIPTION = """\
 Write a starter Safety Profile: every field at its default, each under its description, and
 first the modeline from which editors (yaml-language-server) read the schema. Never overwrites
 a file.
+"""
+
+COMPLETION_DESCRIPTION = """\
+Print a script that completes safety-profile's commands, options, choices and file names in
+SHELL (written by shtab from this command's own options, so it is never out of date). Load it
+from your shell's start-up file, or install it where the shell looks for completions:
+
+  bash  eval "$(safety-profile completion bash)"   in ~/.bashrc
+  zsh   safety-profile completion zsh > "${fpath[1]}/_safety-profile"   (then a new shell)
+  fish  safety-profile completion fish > ~/.config/fish/completions/safety-profile.fish
 """
 
 RESOLVE_DESCRIPTION = """\
@@ -68,7 +78,8 @@ Invalid files are reported as `check` reports them.
                          PATHs, every YAML file at or under them.
   --pre-commit [PATH ...]  what the safety-profile-loosening hook runs: PRE_COMMIT_FROM_REF
                          against PRE_COMMIT_TO_REF when pre-commit sets them (pre-push), else
-                         HEAD against the staged content.
+                         HEAD against the staged content. A staged file named like the
+                         kind's is, when invalid, one line: the check hook reports why.
 
 --kind action compares the safety_profile of action files; an action that loses its profile
 loosens. Where a floor applies (--floor, or `floor` in [tool.safety-profile] of the nearest
@@ -79,11 +90,12 @@ which value is stricter (a key left out counts as its default):
 {rules}
 """
 
-FORMAT_HELP = (
-    "how to report: text, a line per problem and a summary; json, an array of {file, line, "
-    "column, path, message, rule, severity}; github, GitHub Actions annotations; sarif, a "
-    "SARIF 2.1.0 log for code scanning (default: %(default)s)"
-)
+RULES_DESCRIPTION = """\
+List every rule the toolkit reports (its id, default severity and title), or explain one: what
+it refuses and why, how to fix it, which other readers of the file disagree, and where its
+documentation is. Every problem `check`, `diff`, `show` and `resolve` report names its rule
+(`--format json`: "rule"; `--format sarif`: the ruleId).
+"""
 
 KIND_HELP = (
     "what the file is: profile, a Safety Profile file; action, an action file with its "
@@ -187,9 +199,29 @@ COMMAND_HELP = {
         "0 resolved, 1 a file is invalid or unreadable or the applied profile is below the "
         "floor, " + _FLOOR_EXIT,
     ),
+    "completion": CommandHelp(
+        "print a shell completion script (bash, zsh or fish)",
+        COMPLETION_DESCRIPTION,
+        [
+            ("safety-profile completion bash", "(source it from ~/.bashrc)"),
+            ("safety-profile completion zsh", ""),
+            ("safety-profile completion fish", ""),
+        ],
+        "0, 2 usage error",
+    ),
+    "rules": CommandHelp(
+        "list every rule, or explain one (its meaning, fix and documentation)",
+        RULES_DESCRIPTION,
+        [
+            ("safety-profile rules", "(every rule)"),
+            ("safety-profile rules yaml.tab", "(one rule explained)"),
+            ("safety-profile rules --format json schema.cost_order", "(for scripts)"),
+        ],
+        "0, 2 usage error (an unknown rule id is one)",
+    ),
     "diff": CommandHelp(
         "say whether a change makes a safety profile less strict, field by field",
-        DIFF_DESCRIPTION,  # {rules}: the strictness rules, filled in by the CLI
+        DIFF_DESCRIPTION,  # {rules}: which value of each field is stricter, filled in by the CLI
         [
             ("safety-profile diff old.safety_profile.yaml new.safety_profile.yaml", ""),
             ("safety-profile diff --git HEAD", "(uncommitted changes)"),

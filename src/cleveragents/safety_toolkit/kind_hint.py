@@ -8,10 +8,11 @@ for: a security check never chooses its own rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 
 from .kinds import KINDS
 
@@ -19,14 +20,11 @@ if TYPE_CHECKING:
     from cleveragents.reading.validation import CheckResult
 
 __all__ = [
-    "KIND_HINT_RULE",
     "hint_problem",
     "problems_with_hint",
     "resembled_kind",
     "with_hints_last",
 ]
-
-KIND_HINT_RULE = "kind.hint"
 
 
 def _field_names(kind: str) -> frozenset[str]:
@@ -51,7 +49,7 @@ def resembled_kind(keys: Collection[str], checked: str) -> str | None:
 def hint_problem(file: str, resembled: str, checked: str, advice: str) -> Problem:
     """`FILE: hint: this looks like an action, not a safety profile: ADVICE`."""
     message = f"this looks like {KINDS[resembled].label}, not {KINDS[checked].label}: {advice}"
-    return Problem(file, 0, 0, "", message, KIND_HINT_RULE, "hint")
+    return Problem(file, 0, 0, "", message, Rule.KIND_HINT, Rule.KIND_HINT.doc.severity)
 
 
 def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
@@ -60,13 +58,13 @@ def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
 
 
 def problems_with_hint(
-    file: str, result: CheckResult[Any], checked: str, advice: Callable[[str], str]
+    file: str, result: CheckResult[Any], checked: str, advice: Mapping[str, str]
 ) -> list[Problem]:
     """The problems of a file checked as `checked`, then the hint when it failed and looks like
-    another kind; `advice(kind)` says what to do, e.g. "use --kind action"."""
+    another kind; `advice[kind]` says what to do, e.g. "use --kind action"."""
     if not result.problems or not result.top_level_keys:
         return list(result.problems)
     resembled = resembled_kind(result.top_level_keys, checked)
     if resembled is None:
         return list(result.problems)
-    return [*result.problems, hint_problem(file, resembled, checked, advice(resembled))]
+    return [*result.problems, hint_problem(file, resembled, checked, advice[resembled])]

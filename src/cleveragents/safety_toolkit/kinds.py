@@ -4,7 +4,6 @@ the safety profile sits."""
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -18,20 +17,21 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Loc
 
 
-def _imported(path: str) -> Any:
-    """The attribute `module:attribute` names, imported only when it is needed."""
-    module_name, attribute = path.split(":")
-    return getattr(importlib.import_module(module_name), attribute)
+Acceptance = Callable[[dict[str, Any]], bool]
 
 
 class DocumentKind(NamedTuple):
     name: str
     label: str  # in messages: "a safety profile", "an action"
     schema_file: str
-    model_path: str  # "module:attribute", imported only when this kind is checked
-    # "module:attribute": a function that says whether the model accepts a loaded document,
-    # without importing pydantic (see `acceptance`)
-    acceptance_path: str
+    # Each of the next three imports what it returns when called, so a command imports only
+    # what the kind it checks needs (pydantic only for a file that is not valid).
+    load_model: Callable[[], type[BaseModel]]
+    # whether the model accepts a loaded document, without importing pydantic (`acceptance`)
+    load_acceptance: Callable[[], Acceptance]
+    # the document's top-level fields: its schema's properties, which are its model's fields
+    # (a test keeps them equal), read without pydantic
+    load_field_names: Callable[[], tuple[str, ...]]
     files: str  # the pre-commit hook's `files` pattern (a regex on the repository path)
     exclude: str | None  # and its `exclude` pattern
     profile_field: str | None  # the field holding the safety profile; None: the whole document
@@ -53,17 +53,10 @@ class DocumentKind(NamedTuple):
         return Path(str(resource))
 
     def model(self) -> type[BaseModel]:
-        model: type[BaseModel] = _imported(self.model_path)
-        return model
+        return self.load_model()
 
     def field_names(self) -> tuple[str, ...]:
-        """The document's top-level fields: its schema's properties, which are its model's
-        fields (a test keeps them equal), read without pydantic."""
-        stem = self.schema_file.removesuffix(".schema.json")
-        names: tuple[str, ...] = _imported(
-            f"cleveragents.schema_validators.{stem}_schema:PROPERTIES"
-        )
-        return names
+        return self.load_field_names()
 
     def profile_in(self, document: Any) -> tuple[SafetyProfile | None, Loc]:
         """The safety profile a valid document of this kind sets (None: an action without
@@ -72,9 +65,44 @@ class DocumentKind(NamedTuple):
             return document, ()
         return getattr(document, self.profile_field), (self.profile_field,)
 
-    def acceptance(self) -> Callable[[dict[str, Any]], bool]:
-        accepts: Callable[[dict[str, Any]], bool] = _imported(self.acceptance_path)
-        return accepts
+    def acceptance(self) -> Acceptance:
+        return self.load_acceptance()
+
+
+def _profile_model() -> type[BaseModel]:
+    from cleveragents.domain.models.core.safety_profile import SafetyProfile
+
+    return SafetyProfile
+
+
+def _action_model() -> type[BaseModel]:
+    from cleveragents.domain.models.core.action import Action
+
+    return Action
+
+
+def _profile_acceptance() -> Acceptance:
+    from cleveragents.domain.models.core.acceptance import accepts_profile
+
+    return accepts_profile
+
+
+def _action_acceptance() -> Acceptance:
+    from cleveragents.domain.models.core.acceptance import accepts_action
+
+    return accepts_action
+
+
+def _profile_fields() -> tuple[str, ...]:
+    from cleveragents.schema_validators.safety_profile_schema import PROPERTIES
+
+    return tuple(PROPERTIES)
+
+
+def _action_fields() -> tuple[str, ...]:
+    from cleveragents.schema_validators.action_schema import PROPERTIES
+
+    return tuple(PROPERTIES)
 
 
 # A YAML file's name, in any case as the hooks match names: what `diff` takes under a folder
@@ -89,8 +117,9 @@ KINDS: dict[str, DocumentKind] = {
         "profile",
         "a safety profile",
         "safety_profile.schema.json",
-        "cleveragents.domain.models.core.safety_profile:SafetyProfile",
-        "cleveragents.domain.models.core.acceptance:accepts_profile",
+        _profile_model,
+        _profile_acceptance,
+        _profile_fields,
         files=_PROFILE_FILE_NAME,
         exclude=None,
         profile_field=None,
@@ -99,8 +128,9 @@ KINDS: dict[str, DocumentKind] = {
         "action",
         "an action",
         "action.schema.json",
-        "cleveragents.domain.models.core.action:Action",
-        "cleveragents.domain.models.core.acceptance:accepts_action",
+        _action_model,
+        _action_acceptance,
+        _action_fields,
         files=r"(?i)(^|/)actions/.*\.ya?ml$",
         # A safety profile file kept beside actions is a profile, not an action; anything under
         # .github/ is GitHub's own (composite actions), not a CleverAgents action.

@@ -21,11 +21,12 @@ from pygls.workspace import TextDocument
 
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 from cleveragents.reading.text import line_starts
 
 from .check import Checker
 from .editor_fixes import FIXED_RULES, fixes, lines_of
-from .floor import FLOOR_UNUSABLE_RULE, FloorError, Floors
+from .floor import FloorError, Floors
 from .kind_hint import with_hints_last
 from .kinds import KINDS
 
@@ -152,7 +153,7 @@ class SafetyProfileServer(LanguageServer):
             # The floor as `check` finds it now: pyproject.toml and the floor may have changed.
             problems = checker.check_bytes(self._bytes(document), document.path, Floors())
         except FloorError as error:  # `check` stops with exit 2; the editor says why
-            problems = [Problem(document.path, 0, 0, "", str(error), FLOOR_UNUSABLE_RULE)]
+            problems = [Problem(document.path, 0, 0, "", str(error), Rule.FLOOR_UNUSABLE)]
         return with_hints_last(problems + self._checkout.get(document.uri, []))
 
     @property
@@ -171,7 +172,7 @@ class SafetyProfileServer(LanguageServer):
         text = document.source
         lines = lines_of(text)
         # The field of each problem, by place and rule: what the diagnostics' data may omit.
-        paths = {
+        paths: dict[tuple[int, int, str], str] = {
             (problem.line - 1, problem.column - 1, problem.rule): problem.path
             for problem in self.problems(document)
         }
@@ -221,7 +222,7 @@ class SafetyProfileServer(LanguageServer):
         except Exception as error:  # a bug: say so where the user looks, and keep serving
             logger.exception("checking %s failed", document.uri)
             message = f"internal error: {type(error).__name__}: {error} (please report it)"
-            internal = Problem(document.path, 0, 0, "", message, "internal-error")
+            internal = Problem(document.path, 0, 0, "", message, Rule.INTERNAL_ERROR)
             return to_diagnostics([internal], "", encoding)
 
     # -- when ----------------------------------------------------------------------------------

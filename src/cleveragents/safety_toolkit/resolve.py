@@ -7,10 +7,9 @@ The command works in any mode: it shows what server-mode resolution decides.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.automation_profile import AutomationProfile
@@ -27,15 +26,16 @@ from cleveragents.domain.models.core.safety_profile import (
 )
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.problems import Problem
-from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_file
 
-from .diff import change_text
-from .floor import Floor, below_floor_text
+from .floor import Floor
 from .kind_hint import problems_with_hint, with_hints_last
-from .show import marked_lines, yaml_key, yaml_value
+from .rendering import change_text
 
-__all__ = ["LooserNote", "Resolution", "render_json", "render_text", "resolve_files"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["LooserNote", "Resolution", "resolve_files", "resolve_layers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +73,9 @@ class Resolution:
         return self.files.get(self.ref.provenance)
 
 
-def _as_profile_layer(kind: str) -> str:
-    return "pass it with --plan, --project or --global"
-
-
-def _as_action(kind: str) -> str:
-    return "pass it with --action"
+# What to do about an --action file that looks like a profile, and the reverse.
+_AS_PROFILE_LAYER = {"profile": "pass it with --plan, --project or --global"}
+_AS_ACTION = {"action": "pass it with --action"}
 
 
 def resolve_files(
@@ -94,14 +91,14 @@ def resolve_files(
     for provenance, path in files.items():
         if provenance is Provenance.ACTION:
             action = check_yaml_file(path, Action)
-            problems += problems_with_hint(path, action, "action", _as_profile_layer)
+            problems += problems_with_hint(path, action, "action", _AS_PROFILE_LAYER)
             if action.instance is not None:
                 automation = action.instance.automation_profile
                 if action.instance.safety_profile is not None:
                     profiles[provenance] = action.instance.safety_profile
         else:
             profile = check_yaml_file(path, SafetyProfile)
-            problems += problems_with_hint(path, profile, "profile", _as_action)
+            problems += problems_with_hint(path, profile, "profile", _AS_ACTION)
             if profile.instance is not None:
                 profiles[provenance] = profile.instance
     if problems:
@@ -139,111 +136,12 @@ def looser_than_overridden(
     return tuple(notes)
 
 
-def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, str]:
-    """(where the layer's profile comes from, what became of it)."""
-    path = resolution.files.get(provenance)
-    if provenance is Provenance.GLOBAL and path is None:
-        where = "built-in default (DEFAULT_SAFETY_PROFILE)"
-    elif path is None:
-        return "not given", ""
-    else:
-        where = visible(path)
-    if provenance is resolution.ref.provenance:
-        return where, "<- applies"
-    if provenance is Provenance.GLOBAL or provenance in resolution.profiles:
-        return where, "overridden"
-    return where, "sets no safety_profile"
-
-
-def _yaml_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
-    if not values:
-        return []
-    lines = [f"{name}:  # {note}"]
-    lines += [f"  {yaml_key(key)}: {yaml_value(value)}" for key, value in values.items()]
-    return lines
-
-
-def render_text(resolution: Resolution) -> str:
-    """For people: the layers highest first, a note for each field on which the applied profile
-    is looser than a layer it overrides, then the applied profile field by field (marked
-    `from file`/`default`), then what the action's automation profile adds or is overruled on."""
-    statuses = [(p, *_layer_status(resolution, p)) for p in Provenance]
-    width = max(len(where) for _, where, _ in statuses)
-    lines = ["# plan > action > project > global: the highest layer with a profile wins whole"]
-    lines += [
-        f"#   {p.value.lower():<8} {where:<{width}}  {status}".rstrip()
-        for p, where, status in statuses
-    ]
-    lines += [f"# note: {note.text}" for note in resolution.notes]
-    if resolution.floor is not None:
-        source = resolution.floor.source
-        lines += [
-            f"# below the floor: {change.field}: {below_floor_text(change, source)}"
-            for change in resolution.below_floor
-        ]
-        if not resolution.below_floor:
-            lines.append(f"# meets the floor ({visible(source)})")
-    lines.append(f"provenance: {resolution.ref.provenance.value}")
-    lines.append(f"source: {yaml_value(resolution.source)}")
-    lines.append("profile:")
-    built_in = "built-in default" if resolution.source is None else None
-    lines += marked_lines(resolution.ref.profile, "  ", origin=built_in)
-    settings = resolution.settings
-    lines += _yaml_block(
-        "autonomy_settings", settings.autonomy_settings, "from the action's automation_profile"
-    )
-    ignored = {
-        f"{name}: {yaml_value(stated)}": getattr(settings, name)
-        for name, stated in settings.ignored_automation_flags.items()
+def resolve_layers(args: argparse.Namespace) -> dict[Provenance, str]:
+    """The file given for each layer (--plan, --action, --project, --global)."""
+    files = {
+        Provenance.PLAN: args.plan,
+        Provenance.ACTION: args.action,
+        Provenance.PROJECT: args.project,
+        Provenance.GLOBAL: args.global_profile,
     }
-    if ignored:
-        lines.append("ignored_automation_flags:  # the safety profile decides these")
-        key_width = max(len(text) for text in ignored)
-        lines += [
-            f"  {text:<{key_width}}  # the safety profile says {yaml_value(applied)}"
-            for text, applied in ignored.items()
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def render_json(resolution: Resolution) -> str:
-    """For scripts: provenance, source, profile, each layer, autonomy settings, ignored flags
-    and the notes where the applied profile is looser than a layer it overrides."""
-    document = {
-        "provenance": resolution.ref.provenance.value,
-        "source": resolution.source,
-        "profile": resolution.ref.profile.model_dump(mode="json"),
-        "layers": [
-            {
-                "layer": provenance.value,
-                "file": resolution.files.get(provenance),
-                "sets_profile": provenance in resolution.profiles,
-                "applies": provenance is resolution.ref.provenance,
-            }
-            for provenance in Provenance
-        ],
-        "autonomy_settings": dict(resolution.settings.autonomy_settings),
-        "ignored_automation_flags": dict(resolution.settings.ignored_automation_flags),
-        "notes": [
-            {
-                "layer": note.layer.value,
-                "overrides": note.overrides.value,
-                "field": note.change.field,
-                "overridden_value": note.change.old,
-                "value": note.change.new,
-                "note": note.text,
-            }
-            for note in resolution.notes
-        ],
-        "floor": None
-        if resolution.floor is None
-        else {
-            "source": resolution.floor.source,
-            "below": [
-                {"field": change.field, "floor_value": change.old, "value": change.new}
-                for change in resolution.below_floor
-            ],
-        },
-    }
-    # ASCII only, as `check --format json`: exact, and safe on any terminal.
-    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return {layer: path for layer, path in files.items() if path is not None}

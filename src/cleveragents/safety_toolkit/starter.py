@@ -1,17 +1,25 @@
 """`safety-profile init`: a starter profile rendered from the schema itself, so it cannot drift
 from it: every field at the schema's default, each under its description as a comment, and a
-yaml-language-server modeline first so editors complete and check the file at once."""
+yaml-language-server modeline first so editors complete and check the file at once.
+
+The modeline is committed with the file, so by default it points where every clone finds the
+schema: at a copy of it in the file's repository, by a path relative to the file, or else at
+the schema's published URL, its `$id` (versioned: the release the installed schema is from)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cleveragents.reading.files import read_regular_file
+
 from .kinds import KINDS
-from .show import yaml_value
+from .rendering import yaml_value
 
 COMMENT_WIDTH = 100
 
@@ -47,13 +55,62 @@ def render_starter_profile(schema: Mapping[str, Any], schema_location: str) -> s
     return "\n".join(lines) + "\n"
 
 
-def installed_starter_profile(schema_location: str | None = None) -> str:
-    """The starter profile from the installed schema; its modeline points at `schema_location`,
-    by default the installed schema file itself (a file URI: it works offline)."""
+def installed_starter_profile(path: Path, schema_location: str | None = None) -> str:
+    """The starter profile from the installed schema, to be written at `path`; its modeline
+    points at `schema_location`, by default `portable_schema_location`."""
     schema_file = KINDS["profile"].schema_path()
-    location = schema_file.resolve().as_uri() if schema_location is None else schema_location
     schema = json.loads(schema_file.read_text(encoding="utf-8"))
-    return render_starter_profile(schema, location)
+    if schema_location is None:
+        schema_location = portable_schema_location(path, schema["$id"], schema_file.name)
+    return render_starter_profile(schema, schema_location)
+
+
+def portable_schema_location(path: Path, schema_id: str, schema_name: str) -> str:
+    """Where a modeline in a file at `path` finds the schema whatever the clone: the nearest
+    copy of that very schema (the same `$id`, so the same release) that the file's git
+    repository holds, tracked or about to be, as a path relative to the file; else `schema_id`,
+    the schema's published URL."""
+    folder = Path(os.path.realpath(path.parent))
+    copies = []
+    for copy in _repository_files(folder, schema_name):
+        try:  # a regular file, read no further than the loader's limit
+            same = json.loads(read_regular_file(str(copy)).data).get("$id") == schema_id
+        except (OSError, ValueError, AttributeError):
+            continue  # unreadable, not JSON, or not an object: not the schema
+        relative = Path(os.path.relpath(copy, folder)).as_posix()
+        # Editors read the modeline up to the first space.
+        if same and not any(character.isspace() for character in relative):
+            copies.append((relative.count("/"), relative))
+    return min(copies)[1] if copies else schema_id
+
+
+def _repository_files(folder: Path, name: str) -> list[Path]:
+    """The files called `name` in the git repository around `folder`, tracked or untracked but
+    not ignored (none outside a repository, or without git)."""
+
+    def git(*args: str) -> str | None:
+        try:
+            result = subprocess.run(["git", *args], cwd=folder, capture_output=True, check=False)
+        except OSError:  # no git, or the folder is missing
+            return None
+        # Names are bytes: any that are not UTF-8 come back as they are on disk.
+        return os.fsdecode(result.stdout) if result.returncode == 0 else None
+
+    top = git("rev-parse", "--show-toplevel")
+    listed = git(
+        "ls-files",
+        "-z",
+        "--full-name",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+        "--",
+        f":(top,glob)**/{name}",
+    )
+    if top is None or listed is None:
+        return []
+    root = Path(top.removesuffix("\n"))
+    return [root / entry for entry in dict.fromkeys(listed.split("\0")) if entry]
 
 
 def create_starter_file(path: Path, text: str) -> None:

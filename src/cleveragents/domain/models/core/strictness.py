@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from cleveragents.reading.rules import STRICTER
+
 if TYPE_CHECKING:
-    from .safety_profile import SafetyProfile
+    from pydantic import BaseModel
 
 __all__ = [
     "STRICTNESS_RULES",
@@ -83,31 +85,26 @@ class StrictnessRule:
     """How to tell which of two values of one field is stricter."""
 
     stricter: str
-    """The rule in words, for people (the README, `--help`, SARIF rule help)."""
+    """The rule in words, for people (docs/loosening.md, `--help`, SARIF rule help)."""
     compare: Callable[[Any, Any], Change | None]
     """`(old, new)`: what `new` does compared with `old`; None when they are equally strict."""
 
 
-_TRUE_IS_STRICTER = StrictnessRule("true is stricter", _true_is_stricter)
-_LOWER_LIMIT_IS_STRICTER = StrictnessRule(
-    "lower is stricter; null (no limit) is the loosest", _lower_limit_is_stricter
-)
+# How each field compares; the rule in words is the rule catalogue's (`STRICTER`), which `diff`'s
+# rules, its --help and SARIF say.
+_COMPARE: dict[str, Callable[[Any, Any], Change | None]] = {
+    "allowed_skill_categories": _subset_is_stricter,
+    "require_sandbox": _true_is_stricter,
+    "require_checkpoints": _true_is_stricter,
+    "require_human_approval": _true_is_stricter,
+    "allow_unsafe_tools": _false_is_stricter,
+    "max_cost_per_plan": _lower_limit_is_stricter,
+    "max_retries_per_step": _lower_is_stricter,
+    "max_total_cost": _lower_limit_is_stricter,
+}
 
 STRICTNESS_RULES: Mapping[str, StrictnessRule] = MappingProxyType(
-    {
-        "allowed_skill_categories": StrictnessRule(
-            "a subset is stricter; [] (every category) is the loosest; allowing a category "
-            "not allowed before loosens, even when another is removed",
-            _subset_is_stricter,
-        ),
-        "require_sandbox": _TRUE_IS_STRICTER,
-        "require_checkpoints": _TRUE_IS_STRICTER,
-        "require_human_approval": _TRUE_IS_STRICTER,
-        "allow_unsafe_tools": StrictnessRule("false is stricter", _false_is_stricter),
-        "max_cost_per_plan": _LOWER_LIMIT_IS_STRICTER,
-        "max_retries_per_step": StrictnessRule("lower is stricter", _lower_is_stricter),
-        "max_total_cost": _LOWER_LIMIT_IS_STRICTER,
-    }
+    {field: StrictnessRule(STRICTER[field], compare) for field, compare in _COMPARE.items()}
 )
 
 
@@ -138,8 +135,10 @@ def _rule(field: str) -> StrictnessRule:
         ) from None
 
 
-def compare_profiles(old: SafetyProfile, new: SafetyProfile) -> tuple[FieldChange, ...]:
-    """Every field on which `new` is stricter or looser than `old`, in schema order.
+def compare_profiles(old: BaseModel, new: BaseModel) -> tuple[FieldChange, ...]:
+    """Every field on which `new` is stricter or looser than `old` (two `SafetyProfile`s; typed
+    as their base so this module needs no import of the model, which calls it), in schema
+    order.
 
     Fields that are equally strict are left out: equal values, and category lists that hold
     the same categories in another order. Raises LookupError for a field without a rule."""
@@ -153,7 +152,7 @@ def compare_profiles(old: SafetyProfile, new: SafetyProfile) -> tuple[FieldChang
     return tuple(changes)
 
 
-def fields_below(profile: SafetyProfile, floor: SafetyProfile) -> tuple[FieldChange, ...]:
+def fields_below(profile: BaseModel, floor: BaseModel) -> tuple[FieldChange, ...]:
     """Every field on which `profile` is looser than `floor`, in schema order: `old` is the
     floor's value, `new` the profile's.
 

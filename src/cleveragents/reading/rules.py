@@ -1,0 +1,658 @@
+"""Every rule the toolkit reports, in one table: a stable id, a title, what it means, how to fix
+it, its default severity, and which other readers of the file disagree.
+
+It lives in `reading`, the lowest hand-written package, because everything that reports a
+problem sits above it: the reader itself (`yaml.*`, `file.*`), the models' messages
+(`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `added`), the SARIF
+log and the language server. It imports nothing but the standard library (no dataclasses:
+`check`'s start-up stays lean), so any of them may read it.
+
+A problem's `rule` is a `Rule`, a `str` enum: it prints, compares and serialises as its id
+(`Rule.YAML_TAB == "yaml.tab"`), and a rule that is not in this table cannot be named.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Literal, NamedTuple
+
+__all__ = [
+    "ALIASES",
+    "DOCS_URL",
+    "STRICTER",
+    "Rule",
+    "RuleDoc",
+    "RuleReference",
+    "find_rule",
+    "rule_anchor",
+    "rule_reference",
+]
+
+Severity = Literal["error", "hint"]
+
+# Where docs/rules.md is published; each rule has its own heading there (`rule_anchor`).
+DOCS_URL = "https://github.com/cleveragents/cleveragents-safety-profile/blob/main/docs/rules.md"
+
+
+class RuleDoc(NamedTuple):
+    """What one rule means, for people: the rules command, docs/rules.md, SARIF, editors."""
+
+    id: str
+    title: str  # one line, no final stop
+    description: str  # what the rule refuses, and why
+    fix: str  # what to write instead
+    severity: Severity = "error"  # "hint": said beside a file's errors, never alone
+    readers: str = ""  # which other readers (PyYAML, check-jsonschema, editors) disagree
+
+
+_LOOSENS_FIX = (
+    "If the change is intended, say so in review; the loosening hook can be skipped once with "
+    "SKIP=safety-profile-loosening."
+)
+
+# Which value of each profile field is stricter, in words: `diff`'s rules, its --help and the
+# strictness table (`cleveragents.domain.models.core.strictness`, which compares the values).
+STRICTER: dict[str, str] = {
+    "allowed_skill_categories": "a subset is stricter; [] (every category) is the loosest; "
+    "allowing a category not allowed before loosens, even when another is removed",
+    "require_sandbox": "true is stricter",
+    "require_checkpoints": "true is stricter",
+    "require_human_approval": "true is stricter",
+    "allow_unsafe_tools": "false is stricter",
+    "max_cost_per_plan": "lower is stricter; null (no limit) is the loosest",
+    "max_retries_per_step": "lower is stricter",
+    "max_total_cost": "lower is stricter; null (no limit) is the loosest",
+}
+
+
+def _loosens(field: str) -> RuleDoc:
+    return RuleDoc(
+        f"loosens.{field}",
+        f"{field} loosens",
+        f"The change makes {field} less strict ({STRICTER[field]}), so plans may do more than "
+        "before.",
+        _LOOSENS_FIX,
+    )
+
+
+def _tightens(field: str) -> RuleDoc:
+    return RuleDoc(
+        f"tightens.{field}",
+        f"{field} tightens",
+        f"The change makes {field} stricter ({STRICTER[field]}). Reported for the record; it "
+        "never fails a check.",
+        "Nothing to fix.",
+        "hint",
+    )
+
+
+_YAML11 = "PyYAML's safe_load (YAML 1.1)"
+_DOCS: dict[str, RuleDoc] = {}  # filled as the table is built
+
+
+class Rule(enum.StrEnum):
+    """A rule's id, as a member of the one table; `.doc` says what it means."""
+
+    def __new__(cls, *fields: str) -> Rule:
+        doc = RuleDoc(*fields)  # type: ignore[arg-type]  # the table's entries are RuleDocs
+        member = str.__new__(cls, doc.id)
+        member._value_ = doc.id
+        _DOCS[doc.id] = doc
+        return member
+
+    @property
+    def doc(self) -> RuleDoc:
+        return _DOCS[self.value]
+
+    @property
+    def url(self) -> str:
+        """The rule's section of docs/rules.md."""
+        return f"{DOCS_URL}#{rule_anchor(self.value)}"
+
+    # -- files that cannot be read -------------------------------------------------------------
+    FILE_MISSING = RuleDoc(
+        "file.missing",
+        "No such file",
+        "A path given on the command line does not exist.",
+        "Check the path.",
+    )
+    FILE_DIRECTORY = RuleDoc(
+        "file.directory",
+        "A directory, not a file",
+        "A path given on the command line is a directory; directories are not searched.",
+        "Pass the YAML files inside it (a shell glob, or pre-commit, does that).",
+    )
+    FILE_UNREADABLE = RuleDoc(
+        "file.unreadable",
+        "A file that cannot be read",
+        "The file cannot be opened or read as a regular file: permission denied, a FIFO, a "
+        "device, or another operating-system error (the message gives it).",
+        "Make the file readable, or pass a regular YAML file.",
+    )
+    # -- files git would not check out as committed ---------------------------------------------
+    GIT_ATTRIBUTE = RuleDoc(
+        "git.attribute",
+        "A profile a git attribute transforms",
+        "A `filter`, `working-tree-encoding` or `ident` attribute makes the checked-out file "
+        "differ from the committed one, and `export-subst` or `export-ignore` the file `git "
+        "archive` writes (or leaves out), so what is reviewed is not what a program reads. "
+        "Patterns are matched in any case too, as clones on macOS and Windows match them.",
+        "Remove the attribute for profile files (.gitattributes).",
+        "error",
+        "git applies the attribute on checkout; a reader of the repository's blobs does not.",
+    )
+    GIT_LINK = RuleDoc(
+        "git.link",
+        "A profile link that leaves the repository or leads nowhere",
+        "A profile that is a symbolic link must lead to a file committed in the repository, "
+        "through folders that exist (as the kernel follows it); a link whose target's name "
+        "reads as a YAML mapping becomes that text in a checkout without links. A submodule "
+        "or folder in a profile's place is reported too.",
+        "Make the profile a regular file, or link it to a file committed in the repository.",
+        "error",
+        "A checkout without links (core.symlinks=false, Windows' default) writes the link as a "
+        "file holding its target's name.",
+    )
+    GIT_SUBMODULE = RuleDoc(
+        "git.submodule",
+        "A changed submodule",
+        "The profiles in a submodule are not compared by the repository that holds it.",
+        "Run safety-profile diff --git in the submodule.",
+    )
+    # -- text ----------------------------------------------------------------------------------
+    YAML_TOO_LARGE = RuleDoc(
+        "yaml.too-large",
+        "A file larger than the limit",
+        "A profile or action is at most 1 MiB; the file is read no further.",
+        "Keep the file small: a profile is a handful of fields.",
+    )
+    YAML_BINARY = RuleDoc(
+        "yaml.binary",
+        "A binary file",
+        "The file holds a NUL byte, so it is not YAML text.",
+        "Pass the YAML file, not a binary one.",
+    )
+    YAML_ENCODING = RuleDoc(
+        "yaml.encoding",
+        "Text that is not UTF-8",
+        "The file is UTF-16, or holds bytes that are not UTF-8. Readers guess other encodings "
+        "differently; the toolkit reads UTF-8 only.",
+        "Save the file as UTF-8.",
+        "error",
+        "Some editors guess Latin-1 or UTF-16 and show text the others refuse.",
+    )
+    YAML_CHARACTER = RuleDoc(
+        "yaml.character",
+        "A character YAML does not allow",
+        "A control character (other than tab, line feed and carriage return) or another "
+        "character outside YAML's printable set.",
+        "Remove the character.",
+    )
+    YAML_BYTE_ORDER_MARK = RuleDoc(
+        "yaml.byte-order-mark",
+        "A byte order mark after the start of the file",
+        "U+FEFF anywhere but the very start: some readers skip it, others keep it as part of "
+        "the text (so `\\ufeffallow_unsafe_tools` is another key).",
+        "Remove it.",
+        "error",
+        "check-jsonschema refuses the key; yaml-language-server skips the mark.",
+    )
+    YAML_LONE_CARRIAGE_RETURN = RuleDoc(
+        "yaml.lone-carriage-return",
+        "A carriage return not followed by a line feed",
+        "YAML readers break the line at a lone CR; terminals and diff viewers do not, so a "
+        "reviewer may see a comment where a program reads a setting.",
+        "Use LF (or CRLF) line endings throughout.",
+        "error",
+        "check-jsonschema and yaml-language-server read the text after the CR as a new line.",
+    )
+    YAML_AMBIGUOUS_LINE_BREAK = RuleDoc(
+        "yaml.ambiguous-line-break",
+        "A line break YAML readers disagree on",
+        "U+0085, U+2028 or U+2029: a line break to YAML 1.1 readers and libyaml, an ordinary "
+        "character to YAML 1.2 readers.",
+        "Remove the character.",
+        "error",
+        "libyaml breaks the line; yaml-language-server reads it as part of the text.",
+    )
+    YAML_DIRECTIVE = RuleDoc(
+        "yaml.directive",
+        "A YAML directive",
+        "`%YAML` and `%TAG` change how some readers read the rest of the file (after "
+        "`%YAML 1.1`, editors and check-jsonschema read `yes` as true).",
+        "Remove the directive.",
+        "error",
+        "check-jsonschema and yaml-language-server follow `%YAML 1.1`; PyYAML ignores it.",
+    )
+    YAML_MULTIPLE_DOCUMENTS = RuleDoc(
+        "yaml.multiple-documents",
+        "More than one YAML document",
+        "A file holds one profile or action: one document, with at most one `...` end marker.",
+        "Remove the `---` separator and what follows, or split the file.",
+        "error",
+        "yaml-language-server accepts several documents; check-jsonschema refuses them.",
+    )
+    YAML_SYNTAX = RuleDoc(
+        "yaml.syntax",
+        "Invalid YAML",
+        "The file cannot be parsed; the message gives libyaml's reason and, where it can, "
+        "what to change (indentation, a quoted `: `, an undefined alias).",
+        "Fix the YAML at the line and column given.",
+    )
+    YAML_TAB = RuleDoc(
+        "yaml.tab",
+        "A tab where YAML readers disagree",
+        "A tab outside quoted text, block scalar text and comments (after `key:`, after `-`, "
+        "before a comment, at the end of a line).",
+        "Use spaces.",
+        "error",
+        "libyaml accepts some of these tabs; PyYAML's own reader and check-jsonschema refuse "
+        "the file.",
+    )
+    YAML_INDENTATION = RuleDoc(
+        "yaml.indentation",
+        "A continuation line not indented past its block",
+        "A line continuing a flow collection or quoted text must be indented more than the "
+        "block that holds it.",
+        "Indent the line.",
+        "error",
+        "YAML 1.2 readers refuse it; libyaml (PyYAML, check-jsonschema) reads it.",
+    )
+    YAML_COMMENT = RuleDoc(
+        "yaml.comment",
+        "A comment without a space before `#`",
+        "`value# note` is text to YAML 1.2 readers and a comment to libyaml.",
+        "Add a space before `#`, or quote the text if `#` belongs to it.",
+        "error",
+        "check-jsonschema reads a comment; YAML 1.2 readers refuse it or read text.",
+    )
+    YAML_ANCHOR_NAME = RuleDoc(
+        "yaml.anchor-name",
+        "An anchor or alias name readers end at different places",
+        "A name followed by `:` or another character YAML 1.2 counts as part of the name.",
+        "Use only letters, digits, `-` and `_` in the name, and a space after it.",
+        "error",
+        "yaml-language-server reads anchor `an:chor`; libyaml ends the name at `:`.",
+    )
+    YAML_FLOW_INDICATOR = RuleDoc(
+        "yaml.flow-indicator",
+        "An indicator inside a flow collection that readers disagree on",
+        'Inside `[...]` or `{...}`: `?x`, a lone `-`, `?` inside text, or `"key":value` with '
+        "no space after `:`.",
+        "Quote the text, or put a space after `:`.",
+        "error",
+        "libyaml reads a key or a mapping where YAML 1.2 readers read text, or the reverse.",
+    )
+    YAML_BLOCK_SCALAR = RuleDoc(
+        "yaml.block-scalar",
+        "A block scalar readers read differently",
+        "Blank lines before a block scalar's text holding some spaces, a top-level block "
+        "scalar that is not indented, or a block scalar ending the file on spaces.",
+        "Remove the spaces from the blank lines, indent the text, or end the file with a line "
+        "break.",
+        "error",
+        "libyaml, ruamel (check-jsonschema) and yaml-language-server each read these differently.",
+    )
+    YAML_TAG = RuleDoc(
+        "yaml.tag",
+        "A YAML tag",
+        "Any tag other than the core ones (`!!str`, `!!int`, ...), the non-specific tag `!`, "
+        "or a tag followed directly by `,` or a bracket. Nothing is ever constructed from a "
+        "tag.",
+        "Remove the tag: write a plain value.",
+        "error",
+        "PyYAML's unsafe loaders run Python tags; others fail or read text.",
+    )
+    YAML_SCALAR = RuleDoc(
+        "yaml.scalar",
+        "A tagged value its tag does not fit",
+        "A core tag's value must match the tag's YAML 1.2 pattern to the end (`!!int three`).",
+        "Write a value of the tag's type, or remove the tag.",
+    )
+    YAML_AMBIGUOUS_SCALAR = RuleDoc(
+        "yaml.ambiguous-scalar",
+        "A value that means one thing in YAML 1.2 and another in YAML 1.1",
+        "`yes`, `no`, `on`, `off`, `y`, `n`, `010`, `0o10`, `1e3`, `1_000`, `0b101`, `1:20`, "
+        "`+0x1F`, dates: editors and check-jsonschema (YAML 1.2) read one value, PyYAML (YAML "
+        "1.1) another.",
+        "Write the value unambiguously (`true`, `10`, `1000.0`), or quote it if it is text.",
+        "error",
+        f"{_YAML11} and the YAML 1.2 readers (editors, check-jsonschema) read different values.",
+    )
+    YAML_INTEGER_TOO_LONG = RuleDoc(
+        "yaml.integer-too-long",
+        "An integer longer than the limit",
+        "An integer of more than 40 digits: converting it costs time, and some readers crash.",
+        "Write a shorter number.",
+        "error",
+        "check-jsonschema crashes with a traceback past 4,300 digits.",
+    )
+    YAML_KEY_TYPE = RuleDoc(
+        "yaml.key-type",
+        "A key that is not a string",
+        "Keys are field names: a number, null, a list or a mapping as a key is refused.",
+        "Quote the key, or write a field name.",
+    )
+    YAML_MERGE_KEY = RuleDoc(
+        "yaml.merge-key",
+        "A merge key (`<<`)",
+        "YAML 1.2 has no merge keys: readers that merge them disagree with those that keep a "
+        "key named `<<`.",
+        "Write the fields out.",
+        "error",
+        "check-jsonschema and yaml-language-server merge; YAML 1.2 readers keep a key `<<`.",
+    )
+    YAML_INVISIBLE_CHARACTER = RuleDoc(
+        "yaml.invisible-character",
+        "A key holding invisible characters",
+        "A key with a zero-width space, word joiner or another invisible format character is "
+        "not the key it looks like.",
+        "Remove the invisible characters.",
+        "error",
+        "Other readers report an unknown field, or keep the setting under a key nobody reads.",
+    )
+    YAML_DUPLICATE_KEY = RuleDoc(
+        "yaml.duplicate-key",
+        "A key written twice",
+        "Readers keep the first or the last value; a reviewer may read the other one.",
+        "Keep only one.",
+        "error",
+        "PyYAML keeps the last value silently.",
+    )
+    YAML_TOO_DEEP = RuleDoc(
+        "yaml.too-deep",
+        "Nesting deeper than the limit",
+        "More than 64 levels of nesting.",
+        "Flatten the document.",
+    )
+    YAML_TOO_MANY_NODES = RuleDoc(
+        "yaml.too-many-nodes",
+        "A document that expands to too many values",
+        "More than 100,000 values after alias expansion (an alias bomb).",
+        "Simplify the document: write the values out, without nested aliases.",
+    )
+    YAML_TOO_MUCH_TEXT = RuleDoc(
+        "yaml.too-much-text",
+        "A document whose text expands past the limit",
+        "More than 1 MiB of text after alias expansion (one long string repeated by aliases).",
+        "Simplify the document.",
+    )
+    YAML_RECURSIVE_ALIAS = RuleDoc(
+        "yaml.recursive-alias",
+        "An alias inside the value it refers to",
+        "`a: &a [*a]` would never end.",
+        "Remove the alias.",
+    )
+    # -- the document's shape and values ---------------------------------------------------------
+    ROOT_TYPE = RuleDoc(
+        "root-type",
+        "A document that is not a mapping",
+        "A safety profile (or an action) is a mapping of field names to values; the file is "
+        "empty, a list or a single value.",
+        "Write the fields as `name: value` lines.",
+    )
+    SCHEMA_EXTRA_FORBIDDEN = RuleDoc(
+        "schema.extra_forbidden",
+        "An unknown field",
+        "The schema has no such field (a typo, or a field of another kind of document).",
+        "Use the suggested field name, or remove the key; `safety-profile schema` lists them.",
+    )
+    SCHEMA_MISSING = RuleDoc(
+        "schema.missing",
+        "A required field is missing",
+        "An action must name the fields the schema requires.",
+        "Add the field.",
+    )
+    SCHEMA_BOOL_TYPE = RuleDoc(
+        "schema.bool_type",
+        "A flag that is not true or false",
+        "A flag's value is a number, text, null or a collection.",
+        "Write true or false (unquoted).",
+    )
+    SCHEMA_INT_TYPE = RuleDoc(
+        "schema.int_type",
+        "A value that is not an integer",
+        "A whole number is expected (max_retries_per_step), not a fraction, a flag or text.",
+        "Write a whole number.",
+    )
+    SCHEMA_FLOAT_TYPE = RuleDoc(
+        "schema.float_type",
+        "A cost that is not a number",
+        "A cost is a number >= 0, or null for no limit.",
+        "Write a number, or null.",
+    )
+    SCHEMA_FINITE_NUMBER = RuleDoc(
+        "schema.finite_number",
+        "A cost that is not a finite number",
+        "`.inf` and `.nan` are numbers to YAML but no limit a plan can be held to.",
+        "Write a finite number, or null for no limit.",
+        "error",
+        "JSON Schema (check-jsonschema, editors) accepts them.",
+    )
+    SCHEMA_NON_FINITE_NUMBER = RuleDoc(
+        "schema.non_finite_number",
+        "A kept value that is not a finite number",
+        "An action's other fields are kept and stored as JSON, which cannot hold `.inf` or `.nan`.",
+        "Write a finite number.",
+        "error",
+        "JSON Schema (check-jsonschema, editors) accepts them.",
+    )
+    SCHEMA_GREATER_THAN_EQUAL = RuleDoc(
+        "schema.greater_than_equal",
+        "A value below its minimum",
+        "Costs and retries are at least 0.",
+        "Write a value at or above the minimum.",
+    )
+    SCHEMA_LESS_THAN_EQUAL = RuleDoc(
+        "schema.less_than_equal",
+        "A value above its maximum",
+        "A value is above the schema's maximum (max_retries_per_step is at most 100).",
+        "Write a value at or below the maximum.",
+    )
+    SCHEMA_STRING_TYPE = RuleDoc(
+        "schema.string_type",
+        "A value that is not a string",
+        "A category name or an action's text field is a number, a flag, null or a collection.",
+        "Write text; quote it if it looks like another type.",
+    )
+    SCHEMA_STRING_TOO_SHORT = RuleDoc(
+        "schema.string_too_short",
+        "An empty string",
+        "A required text field is empty.",
+        "Write the text.",
+    )
+    SCHEMA_IS_INSTANCE_OF = RuleDoc(
+        "schema.is_instance_of",
+        "A value that is not a list",
+        "A list is expected (allowed_skill_categories), not a mapping or null.",
+        "Write a list: `[code, docs]`, or `[]` to allow every category.",
+    )
+    SCHEMA_SEQUENCE_STR = RuleDoc(
+        "schema.sequence_str",
+        "A string where a list is expected",
+        "A single category written as text is not a list of categories.",
+        "Write a list: `[code]`.",
+    )
+    SCHEMA_MODEL_TYPE = RuleDoc(
+        "schema.model_type",
+        "A value that is not a mapping",
+        "A nested profile (an action's safety_profile, automation_profile) is a mapping.",
+        "Write the fields as an indented mapping under the key.",
+    )
+    SCHEMA_NULL_NOT_ALLOWED = RuleDoc(
+        "schema.null_not_allowed",
+        "null where a value is needed",
+        "A key with no value (or null) where the schema gives no meaning to null.",
+        "Leave the key out, or give a value.",
+    )
+    SCHEMA_COST_ORDER = RuleDoc(
+        "schema.cost_order",
+        "max_cost_per_plan exceeds max_total_cost",
+        "One plan may not cost more than the total; JSON Schema cannot compare two fields.",
+        "Lower max_cost_per_plan, or raise max_total_cost.",
+        "error",
+        "JSON Schema (check-jsonschema, editors) accepts it.",
+    )
+    SCHEMA_BLANK_CATEGORIES = RuleDoc(
+        "schema.blank_categories",
+        "A categories list of only blank items",
+        "Blank names are dropped, which would leave `[]`: every category allowed.",
+        "Name the categories, or write `[]` to allow every category.",
+        "error",
+        "JSON Schema (check-jsonschema, editors) accepts it.",
+    )
+    SCHEMA_MISSPELT_FIELD = RuleDoc(
+        "schema.misspelt_field",
+        "A misspelt action field",
+        "An action keeps unknown top-level keys, but not near misses of its own fields "
+        "(`safety_profle`): the profile would be silently lost.",
+        "Use the suggested field name.",
+        "error",
+        "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
+    )
+    SCHEMA_CONFUSABLE_FIELD = RuleDoc(
+        "schema.confusable_field",
+        "An action key that looks like one of its fields",
+        "A key written with look-alike characters (a Cyrillic letter for a Latin one) is not the "
+        "field it looks like.",
+        "Retype the key in plain ASCII.",
+        "error",
+        "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
+    )
+    SCHEMA_PROFILE_FIELD_AT_TOP_LEVEL = RuleDoc(
+        "schema.profile_field_at_top_level",
+        "A profile field at an action's top level",
+        "A safety profile field written beside the action's fields instead of under "
+        "safety_profile would be kept and never applied.",
+        "Indent it under safety_profile.",
+        "error",
+        "JSON Schema (check-jsonschema, editors) keeps the key; the setting is lost.",
+    )
+    SCHEMA_INVISIBLE_CHARACTERS = RuleDoc(
+        "schema.invisible_characters",
+        "A kept key holding invisible characters",
+        "The models refuse keys with invisible characters too (for documents not read from "
+        "YAML, e.g. the Python API).",
+        "Remove the invisible characters.",
+    )
+    SCHEMA_OTHER = RuleDoc(
+        "schema.other",
+        "Another value the schema does not allow",
+        "A validation error the catalogue names no rule for; the message says what is wrong.",
+        "Change the value as the message says; `safety-profile schema` prints the schema.",
+    )
+    KIND_HINT = RuleDoc(
+        "kind.hint",
+        "The file looks like another kind of document",
+        "Said beside a file's errors when most of its keys are the other kind's fields (an "
+        "action checked as a profile, or the reverse).",
+        "Check it as that kind: --kind action or --kind profile.",
+        "hint",
+    )
+    INTERNAL_ERROR = RuleDoc(
+        "internal-error",
+        "An internal error",
+        "The toolkit failed on this file: a bug. The language server shows it as a diagnostic "
+        "and keeps serving; the CLI prints it on standard error.",
+        "Report it, with the file if you can (safety-profile check --traceback FILE shows "
+        "where it failed).",
+    )
+    # -- the organisation's floor ---------------------------------------------------------------
+    FLOOR_LOOSER = RuleDoc(
+        "floor.looser",
+        "A field looser than the organisation's floor",
+        "Each field of every safety profile, and of every action's safety_profile, must be at "
+        "least as strict as the floor's (set with --floor, or `floor` in [tool.safety-profile] "
+        "of the nearest pyproject.toml), in the order `diff` uses; a key left out counts as its "
+        "default. The message names the floor's value and where the floor comes from.",
+        "Make the field at least as strict as the floor's value; the floor's owners decide any "
+        "exception.",
+    )
+    FLOOR_UNUSABLE = RuleDoc(
+        "floor.unusable",
+        "A floor that cannot be used",
+        "The floor the configuration or --floor names is missing, unreadable, invalid, or in a "
+        "package that is not installed, so no profile can be checked against it. The commands "
+        "stop with exit status 2; the language server shows this diagnostic instead, as it has "
+        "no exit status.",
+        "Fix the floor the message names (or install its package), or the `floor` setting in "
+        "[tool.safety-profile].",
+    )
+    # -- diff: what a change does --------------------------------------------------------------
+    LOOSENS_REMOVED = RuleDoc(
+        "loosens.removed",
+        "A safety profile was removed",
+        "The profile is gone (removed: the next layer applies): plans fall back to the next "
+        "layer's profile (plan > action > project > global), which may be looser.",
+        _LOOSENS_FIX,
+    )
+    DIFF_INVALID = RuleDoc(
+        "diff.invalid",
+        "An invalid file, reported by the check hook",
+        "The loosening hook (diff --pre-commit) cannot compare a staged file that is invalid, "
+        "and fails: a file it cannot compare may still read as looser to another program. The "
+        "check hook beside it (safety-profile, or safety-profile-action) reports the same "
+        "bytes' problems, so this is one line, not a second copy of them.",
+        "Fix what `safety-profile check FILE` (or the check hook) reports.",
+    )
+    ADDED = RuleDoc(
+        "added",
+        "A safety profile was added",
+        "A new profile overrides the next layer's (plan > action > project > global) and there "
+        "is nothing to compare it with.",
+        "Review it whole, or compare it with that layer's profile "
+        "(safety-profile diff LAYER_FILE NEW_FILE).",
+        "hint",
+    )
+    LOOSENS_ALLOWED_SKILL_CATEGORIES = _loosens("allowed_skill_categories")
+    LOOSENS_REQUIRE_SANDBOX = _loosens("require_sandbox")
+    LOOSENS_REQUIRE_CHECKPOINTS = _loosens("require_checkpoints")
+    LOOSENS_REQUIRE_HUMAN_APPROVAL = _loosens("require_human_approval")
+    LOOSENS_ALLOW_UNSAFE_TOOLS = _loosens("allow_unsafe_tools")
+    LOOSENS_MAX_COST_PER_PLAN = _loosens("max_cost_per_plan")
+    LOOSENS_MAX_RETRIES_PER_STEP = _loosens("max_retries_per_step")
+    LOOSENS_MAX_TOTAL_COST = _loosens("max_total_cost")
+    TIGHTENS_ALLOWED_SKILL_CATEGORIES = _tightens("allowed_skill_categories")
+    TIGHTENS_REQUIRE_SANDBOX = _tightens("require_sandbox")
+    TIGHTENS_REQUIRE_CHECKPOINTS = _tightens("require_checkpoints")
+    TIGHTENS_REQUIRE_HUMAN_APPROVAL = _tightens("require_human_approval")
+    TIGHTENS_ALLOW_UNSAFE_TOOLS = _tightens("allow_unsafe_tools")
+    TIGHTENS_MAX_COST_PER_PLAN = _tightens("max_cost_per_plan")
+    TIGHTENS_MAX_RETRIES_PER_STEP = _tightens("max_retries_per_step")
+    TIGHTENS_MAX_TOTAL_COST = _tightens("max_total_cost")
+
+
+# Ids a rule had before, which scripts may still name: `find_rule` and `safety-profile rules`
+# take them. (None yet: every id is still the one first released.)
+ALIASES: dict[str, Rule] = {}
+
+
+def find_rule(rule_id: str) -> Rule | None:
+    """The rule of an id (or an old id), or None when there is none."""
+    try:
+        return Rule(rule_id)
+    except ValueError:
+        return ALIASES.get(rule_id)
+
+
+class RuleReference(NamedTuple):
+    """What an editor shows beside a diagnostic: its code, a title and a link to the docs."""
+
+    id: str
+    title: str
+    url: str
+
+
+def rule_reference(rule_id: str) -> RuleReference | None:
+    """The id, title and documentation URL of a rule (an old id gives the rule's current id);
+    None for an id the catalogue does not know. For the language server's `code` and
+    `codeDescription.href`."""
+    rule = find_rule(rule_id)
+    return None if rule is None else RuleReference(rule.value, rule.doc.title, rule.url)
+
+
+def rule_anchor(rule_id: str) -> str:
+    """The anchor of a rule's heading in docs/rules.md, as GitHub makes it from `### ID`:
+    lower case, punctuation other than `-` and `_` dropped (`yaml.tab` -> `yamltab`)."""
+    return re.sub(r"[^\w\- ]", "", rule_id.lower()).replace(" ", "-")

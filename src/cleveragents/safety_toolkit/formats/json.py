@@ -1,0 +1,166 @@
+"""`--format json`, for scripts: exact (strings are what the file and its name hold) and ASCII
+only (json.dumps' default), so control, bidi and format characters are `\\u` escapes a terminal
+shows as text, and the output never fails to encode; a file name byte that is not UTF-8 is
+`\\udcXX`, which `os.fsencode` turns back into the name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .base import Reporter
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from cleveragents.reading.problems import Problem
+    from cleveragents.reading.rules import Rule
+
+    from ..diff import DiffReport, Finding
+    from ..resolve import Resolution
+
+__all__ = ["JsonReporter", "problem_json"]
+
+_PROBLEM = "{file, line, column, path, message, rule, severity}"
+
+
+def _dumps(document: Any) -> str:
+    import json  # only this format needs it; `check` starts without it
+
+    return json.dumps(document, indent=2) + "\n"
+
+
+def problem_json(problem: Problem) -> dict[str, object]:
+    """{file, line, column, path, message, rule, severity}; null line/column for a whole file;
+    severity `error` or `hint`."""
+    return {
+        "file": problem.file,
+        "line": problem.line or None,
+        "column": problem.column or None,
+        "path": problem.path,
+        "message": problem.message,
+        "rule": problem.rule,
+        "severity": problem.severity,
+    }
+
+
+def _finding_json(finding: Finding) -> dict[str, object]:
+    return {
+        "file": finding.file,
+        "line": finding.line or None,
+        "column": finding.column or None,
+        "path": finding.path,
+        "change": finding.verdict.value,
+        "old": finding.old,
+        "new": finding.new,
+        "message": finding.detail,
+        "rule": finding.rule,
+    }
+
+
+def field_origins(instance: BaseModel, prefix: str = "") -> dict[str, str]:
+    """`file` or `default` for each field by dotted path, nested models' fields too: what the
+    text output marks `# from file` or `# default` (the keys of the dumped document)."""
+    from pydantic import BaseModel
+
+    origins: dict[str, str] = {}
+    for key in instance.model_dump(mode="json"):
+        origins[prefix + key] = "file" if key in instance.model_fields_set else "default"
+        nested = getattr(instance, key, None)
+        if isinstance(nested, BaseModel):
+            origins.update(field_origins(nested, f"{prefix}{key}."))
+    return origins
+
+
+class JsonReporter(Reporter):
+    name = "json"
+    serves: ClassVar[Mapping[str, str]] = {
+        "check": f"an array of {_PROBLEM}",
+        "diff": "an object {loosens, files_compared, changes: [{file, line, column, path, "
+        "change, old, new, message, rule}], problems: [as check's]}",
+        "resolve": "for scripts",
+        "rules": "for scripts: the rule as {id, title, description, fix, severity, readers, "
+        "url}, or a list of them",
+        "show": "{file, kind, document, origins, problems}, for scripts",
+    }
+
+    def check(self, problems: Sequence[Problem], files_checked: int) -> str:
+        """An array of {file, line, column, path, message, rule, severity}; null line/column
+        for the file as a whole."""
+        return _dumps([problem_json(problem) for problem in problems])
+
+    def diff(self, report: DiffReport) -> str:
+        """{loosens, files_compared, changes: [...], problems: [check's objects]}."""
+        return _dumps(
+            {
+                "loosens": any(finding.verdict == "loosens" for finding in report.findings),
+                "files_compared": report.files_compared,
+                "changes": [_finding_json(finding) for finding in report.findings],
+                "problems": [problem_json(problem) for problem in report.problems],
+            }
+        )
+
+    def show(
+        self, instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+    ) -> str:
+        """{file, kind, document, origins, problems}: the effective document (null when the
+        file is invalid), where each field's value came from, and check's objects for its
+        problems."""
+        return _dumps(
+            {
+                "file": source,
+                "kind": kind,
+                "document": None if instance is None else instance.model_dump(mode="json"),
+                "origins": {} if instance is None else field_origins(instance),
+                "problems": [problem_json(problem) for problem in problems],
+            }
+        )
+
+    def rules(self, rule: Rule | None) -> str:
+        from ..rule_docs import rule_json, rules_json
+
+        return rules_json() if rule is None else rule_json(rule)
+
+    def resolve(self, resolution: Resolution) -> str:
+        """Provenance, source, profile, each layer, autonomy settings, ignored flags and the
+        notes where the applied profile is looser than a layer it overrides."""
+        from cleveragents.domain.models.core.safety_profile import Provenance
+
+        return _dumps(
+            {
+                "provenance": resolution.ref.provenance.value,
+                "source": resolution.source,
+                "profile": resolution.ref.profile.model_dump(mode="json"),
+                "layers": [
+                    {
+                        "layer": provenance.value,
+                        "file": resolution.files.get(provenance),
+                        "sets_profile": provenance in resolution.profiles,
+                        "applies": provenance is resolution.ref.provenance,
+                    }
+                    for provenance in Provenance
+                ],
+                "autonomy_settings": dict(resolution.settings.autonomy_settings),
+                "ignored_automation_flags": dict(resolution.settings.ignored_automation_flags),
+                "notes": [
+                    {
+                        "layer": note.layer.value,
+                        "overrides": note.overrides.value,
+                        "field": note.change.field,
+                        "overridden_value": note.change.old,
+                        "value": note.change.new,
+                        "note": note.text,
+                    }
+                    for note in resolution.notes
+                ],
+                "floor": None
+                if resolution.floor is None
+                else {
+                    "source": resolution.floor.source,
+                    "below": [
+                        {"field": change.field, "floor_value": change.old, "value": change.new}
+                        for change in resolution.below_floor
+                    ],
+                },
+            }
+        )

@@ -1,0 +1,72 @@
+"""One registry of output formats (`cleveragents.safety_toolkit.formats`): each command's
+`--format` choices and help come from it, every format it offers renders that command's report,
+and `diff --help` describes the JSON `diff` prints. Runs are the real console script."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import EXAMPLES, relative
+from programs import run_program
+
+from cleveragents.safety_toolkit.formats import REPORTER_BY_NAME, format_names
+
+PROFILE = relative(EXAMPLES / "valid" / "spec_example.safety_profile.yaml")
+INVALID = relative(EXAMPLES / "invalid" / "several_problems.safety_profile.yaml")
+LOOSER = relative(EXAMPLES / "diff" / "unsafe_tools_no_checkpoints.safety_profile.yaml")
+RUNS = {
+    "check": ["check", INVALID],
+    "diff": ["diff", PROFILE, LOOSER],
+    "resolve": ["resolve", "--project", PROFILE],
+    "rules": ["rules", "yaml.tab"],
+    "show": ["show", PROFILE],
+}
+
+
+def format_choices(command: str) -> list[str]:
+    """The choices `COMMAND --help` lists for --format."""
+    help_text = run_program("safety-profile", command, "--help").stdout
+    found = re.search(r"--format \{([a-z,]+)\}", help_text)
+    assert found, help_text
+    return found.group(1).split(",")
+
+
+@pytest.mark.parametrize("command", sorted(RUNS))
+def test_every_format_a_command_offers_renders_its_report(command: str) -> None:
+    names = format_choices(command)
+    assert names == format_names(command)
+    for name in names:
+        result = run_program("safety-profile", *RUNS[command], "--format", name)
+        assert result.returncode in (0, 1), (name, result.stderr)
+        assert result.stderr == ""
+        assert result.stdout
+        if name in ("json", "sarif"):
+            json.loads(result.stdout)
+
+
+def test_every_command_a_format_serves_is_run_here() -> None:
+    served = {command for cls in REPORTER_BY_NAME.values() for command in cls.serves}
+    assert served == set(RUNS)
+
+
+def test_resolve_offers_the_formats_that_render_a_resolution() -> None:
+    assert format_names("resolve") == ["json", "text"]
+    assert format_names("check") == format_names("diff") == sorted(REPORTER_BY_NAME)
+
+
+def test_diff_help_describes_the_json_object_diff_prints() -> None:
+    help_text = " ".join(run_program("safety-profile", "diff", "--help").stdout.split())
+    assert "json, an object {loosens, files_compared, changes:" in help_text
+    result = run_program("safety-profile", *RUNS["diff"], "--format", "json")
+    printed = json.loads(result.stdout)
+    assert sorted(printed) == ["changes", "files_compared", "loosens", "problems"]
+    assert sorted(printed["changes"][0]) == sorted(
+        ["file", "line", "column", "path", "change", "old", "new", "message", "rule"]
+    )
+
+
+def test_check_help_describes_its_json_array() -> None:
+    help_text = " ".join(run_program("safety-profile", "check", "--help").stdout.split())
+    assert "json, an array of {file, line, column, path, message, rule, severity}" in help_text

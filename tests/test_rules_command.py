@@ -1,0 +1,81 @@
+"""`safety-profile rules` lists every rule of the catalogue and explains one, as text or JSON;
+docs/rules.md is the catalogue written out (scripts/generate_rule_docs.py), and this test fails
+when the page drifts from it. Each run is the real console script."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import REPO_ROOT
+from programs import run_program
+
+from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor, rule_reference
+from cleveragents.safety_toolkit.rule_docs import rules_markdown
+
+RULES_PAGE = REPO_ROOT / "docs" / "rules.md"
+
+
+def test_rules_lists_every_rule_with_its_severity_and_title() -> None:
+    result = run_program("safety-profile", "rules")
+    assert (result.returncode, result.stderr) == (0, "")
+    listed = [line.split()[0] for line in result.stdout.splitlines()]
+    assert sorted(listed) == sorted(rule.value for rule in Rule)
+    assert re.search(r"^yaml\.tab +error +A tab where YAML readers disagree$", result.stdout, re.M)
+
+
+def test_rules_id_explains_one_rule() -> None:
+    result = run_program("safety-profile", "rules", "yaml.tab")
+    assert (result.returncode, result.stderr) == (0, "")
+    text = result.stdout
+    assert text.startswith("yaml.tab: A tab where YAML readers disagree\n")
+    assert "How to fix: Use spaces." in text
+    assert "Other readers: libyaml accepts some of these tabs" in text
+    assert text.endswith(f"More: {DOCS_URL}#yamltab\n")
+
+
+def test_rules_json_gives_every_field_of_a_rule_and_of_every_rule() -> None:
+    one = run_program("safety-profile", "rules", "--format", "json", "schema.cost_order")
+    assert one.returncode == 0
+    rule = Rule.SCHEMA_COST_ORDER
+    assert json.loads(one.stdout) == {**rule.doc._asdict(), "url": rule.url}
+    every = json.loads(run_program("safety-profile", "rules", "--format", "json").stdout)
+    assert [entry["id"] for entry in every] == [entry.split()[0] for entry in _listed()]
+
+
+def _listed() -> list[str]:
+    return run_program("safety-profile", "rules").stdout.splitlines()
+
+
+@pytest.mark.parametrize("unknown", ["nope", "yaml.tabs", "YAML.TAB"])
+def test_an_unknown_rule_is_a_usage_error(unknown: str) -> None:
+    result = run_program("safety-profile", "rules", unknown)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"safety-profile: no rule {unknown!r}; `safety-profile rules` lists them\n"
+    )
+
+
+def test_docs_rules_page_is_the_catalogue_written_out() -> None:
+    assert RULES_PAGE.read_text(encoding="utf-8") == rules_markdown(), (
+        "docs/rules.md is out of date: run .venv/bin/python scripts/generate_rule_docs.py"
+    )
+
+
+def test_every_rule_has_its_own_heading_where_its_url_points() -> None:
+    headings = re.findall(r"^### (\S+)$", RULES_PAGE.read_text(encoding="utf-8"), re.M)
+    assert sorted(headings) == sorted(rule.value for rule in Rule)
+    for rule in Rule:
+        assert rule.url == f"{DOCS_URL}#{rule_anchor(rule.value)}"
+    # GitHub's anchors: lower case, punctuation but `-` and `_` dropped.
+    assert rule_anchor("yaml.byte-order-mark") == "yamlbyte-order-mark"
+    assert rule_anchor("schema.cost_order") == "schemacost_order"
+
+
+def test_a_rules_reference_for_editors() -> None:
+    reference = rule_reference("yaml.tab")
+    assert reference is not None
+    assert (reference.id, reference.title) == ("yaml.tab", "A tab where YAML readers disagree")
+    assert reference.url == f"{DOCS_URL}#yamltab"
+    assert rule_reference("yaml.tabs") is None
