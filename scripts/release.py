@@ -9,8 +9,9 @@ extra has them). In order, stopping at the first failure with a message that say
    Unreleased section must list something;
 2. pyproject.toml gets the new version; CHANGELOG.md's Unreleased entries move under
    `## [VERSION] - TODAY` (Keep a Changelog), with an empty Unreleased section above; the
-   schemas' `$id`s, the SchemaStore entry's `url` and the page that shows them name the new tag
-   (`.../vVERSION/schema/...`), as tests/test_editor_files.py requires;
+   schemas' `$id`s (the output schemas' too, and their `$ref`s to the profile schema), the
+   SchemaStore entry's `url` and the page that shows them name the new tag
+   (`.../cleveragents-safety-profile/vVERSION/...`), as tests/test_editor_files.py requires;
 3. `python -m build` writes the sdist and the wheel to dist/;
 4. `twine check --strict` checks their metadata, and the script checks what they hold: the
    LICENSE in both, the changelog in the sdist, and in the wheel the schemas (byte for byte as in
@@ -42,9 +43,11 @@ UNRELEASED = "## [Unreleased]"
 # Packages of the wheel that carry a py.typed marker (PEP 561).
 TYPED_PACKAGES = ("domain", "persistence", "reading", "safety_toolkit", "safety_profile")
 OUTPUT_SCHEMAS = ("check", "diff", "resolve", "show")
-# Files naming the schemas' published URL, whose path holds the release tag (`/vX.Y.Z/schema/`).
+# Files naming the schemas' published URLs, whose path holds the release tag.
+REPOSITORY_URL = "https://raw.githubusercontent.com/cleveragents/cleveragents-safety-profile"
 VERSIONED_URL_FILES = (
     *sorted((ROOT / "schema").glob("*.schema.json")),
+    *sorted((ROOT / "src" / "cleveragents" / "safety_toolkit" / "output_schemas").glob("*.json")),
     ROOT / "editors" / "schemastore-catalog-entry.json",
     ROOT / "docs" / "editor-schema.md",
 )
@@ -98,12 +101,13 @@ def bump_schema_urls(old: Version, new: Version) -> None:
     """Point the schemas' published URL at the new tag: `$id`s, the SchemaStore entry, the docs."""
     for path in VERSIONED_URL_FILES:
         text = path.read_text(encoding="utf-8")
-        if f"/v{old}/schema/" not in text:
+        if f"{REPOSITORY_URL}/v{old}/" not in text:
             raise ReleaseError(
-                f"{path.relative_to(ROOT)} does not name the schema URL of v{old}: "
+                f"{path.relative_to(ROOT)} does not name the schemas' URL at v{old}: "
                 "put it back as tests/test_editor_files.py expects"
             )
-        path.write_text(text.replace(f"/v{old}/schema/", f"/v{new}/schema/"), encoding="utf-8")
+        bumped = text.replace(f"{REPOSITORY_URL}/v{old}/", f"{REPOSITORY_URL}/v{new}/")
+        path.write_text(bumped, encoding="utf-8")
 
 
 def date_changelog(version: Version, today: datetime.date) -> None:

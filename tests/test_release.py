@@ -5,6 +5,7 @@ checks both distributions, commits and tags; and it refuses, changing nothing, w
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import re
 import subprocess
@@ -86,15 +87,20 @@ def test_a_release_up_to_publishing(clone: Path) -> None:
     assert f"## [Unreleased]\n\n## [{version}] - {today}\n\n{entries}\n\n## [" in changelog
     assert changelog.index(f"## [{version}]") < changelog.index(f"## [{VERSION}]")
 
-    # The published URL names the new tag everywhere, and nothing names the old one.
+    # The published URLs name the new tag everywhere, and nothing names the old one.
+    output_schemas = clone / "src" / "cleveragents" / "safety_toolkit" / "output_schemas"
     for path in [
         *sorted((clone / "schema").glob("*.json")),
+        *sorted(output_schemas.glob("*.json")),
         clone / "editors" / "schemastore-catalog-entry.json",
+        clone / "docs" / "editor-schema.md",
     ]:
         text = path.read_text(encoding="utf-8")
-        assert f"/v{version}/schema/{path.name if path.parent.name == 'schema' else ''}" in text
-        assert f"/v{VERSION}/schema/" not in text
-    assert f"/v{VERSION}/schema/" not in (clone / "docs" / "editor-schema.md").read_text("utf-8")
+        assert f"/cleveragents-safety-profile/v{version}/" in text, path
+        assert f"/cleveragents-safety-profile/v{VERSION}/" not in text, path
+    for path in sorted((clone / "schema").glob("*.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        assert schema["$id"].endswith(f"/v{version}/schema/{path.name}")
 
     assert git(clone, "status", "--porcelain", "--untracked-files=no") == ""
     assert git(clone, "log", "-1", "--format=%s") == f"Release {version}\n"
