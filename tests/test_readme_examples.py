@@ -49,6 +49,8 @@ ELSEWHERE = {
     "Editors: `safety-profile lsp`": "tests/test_install_routes.py (its pip line)",
     # A release commits and tags: run in a temporary clone.
     "Checklist": "tests/test_release.py",
+    # Builds a floor package into a wheel and commits in a second repository with pre-commit.
+    "What a developer sees": "tests/test_floor_package.py",
 }
 
 
