@@ -17,6 +17,8 @@ from lsp_expectations import EXAMPLE_FILES, Shown, editor_text, expected_diagnos
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from cleveragents.reading.rules import find_rule
+
 # Neovim 0.11 prefers UTF-8 and pulls; Emacs prefers UTF-32; the others speak UTF-16.
 CLIENTS = {
     "neovim@0.7.0": "utf-16",
@@ -96,9 +98,17 @@ def awaiting(client: LanguageClient, uri: str) -> object:
     return marker
 
 
+RULES_PAGE = (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+
+
 def as_shown(diagnostic: lsp.Diagnostic) -> Shown:
     assert diagnostic.source == "safety-profile"
     assert diagnostic.severity is not None
+    # The code links to the rule's section of docs/rules.md, as SARIF's helpUri does.
+    rule = find_rule(str(diagnostic.code))
+    assert rule is not None
+    assert diagnostic.code_description == lsp.CodeDescription(href=rule.url)
+    assert f"\n### {rule.value}\n" in RULES_PAGE
     return Shown(
         diagnostic.range.start.line,
         diagnostic.range.start.character,

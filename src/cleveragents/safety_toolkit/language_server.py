@@ -21,7 +21,7 @@ from pygls.workspace import TextDocument
 
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.problems import Problem
-from cleveragents.reading.rules import Rule
+from cleveragents.reading.rules import Rule, rule_reference
 from cleveragents.reading.text import line_starts
 
 from .check import Checker
@@ -266,6 +266,13 @@ class SafetyProfileServer(LanguageServer):
             )
 
 
+def rule_link(rule_id: str) -> lsp.CodeDescription | None:
+    """Where the rule is explained (its section of docs/rules.md), for the editor to link the
+    diagnostic's code to; clients without codeDescriptionSupport ignore it."""
+    reference = rule_reference(rule_id)
+    return None if reference is None else lsp.CodeDescription(href=reference.url)
+
+
 def to_diagnostics(problems: Sequence[Problem], text: str, encoding: str) -> list[lsp.Diagnostic]:
     """Problems (1-based lines and code-point columns; line 0 is the whole file) as
     diagnostics in the client's position encoding, each a one-character range."""
@@ -276,6 +283,7 @@ def to_diagnostics(problems: Sequence[Problem], text: str, encoding: str) -> lis
             message=problem.message,
             severity=_SEVERITIES[problem.severity],
             code=problem.rule,
+            code_description=rule_link(problem.rule),
             source=SOURCE,
             data={"path": problem.path},
         )
@@ -319,6 +327,7 @@ def loosening_diagnostics(
             else f"{finding.verdict.value}: {finding.detail}",
             severity=lsp.DiagnosticSeverity.Information,
             code=finding.rule,
+            code_description=rule_link(finding.rule),
             source=SOURCE,
         )
         for finding in findings
