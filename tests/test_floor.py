@@ -213,7 +213,7 @@ def test_the_floor_is_found_from_each_file_upwards_to_the_repository_root(
             "pyproject.toml": "[project]\nname = 'x'\n",
             "plain/pyproject.toml": "[tool.safety-profile]\n",
             "plain/loose.safety_profile.yaml": LOOSE,
-            # The nearest floor wins, relative to its own pyproject.toml.
+            # A floor, relative to its own pyproject.toml.
             "strict/pyproject.toml": '[tool.safety-profile]\nfloor = "../floor.yaml"\n',
             "floor.yaml": "require_sandbox: true\n",
             "strict/deep/loose.safety_profile.yaml": LOOSE,
@@ -233,6 +233,57 @@ def test_the_floor_is_found_from_each_file_upwards_to_the_repository_root(
     above = safety_profile("check", "loose.safety_profile.yaml", cwd=outer)
     assert above.returncode == 1
     assert "(policy/floor.yaml)" in above.stdout
+
+
+def test_a_nearer_pyproject_adds_a_floor_and_never_lifts_one_set_above_it(
+    repository: Path,
+) -> None:
+    """A change that adds `teams/a/pyproject.toml` naming a lenient floor of its own (a
+    hostile author's way round the organisation's floor) leaves the root's floor in force:
+    every floor from the file up to the repository root applies, the nearest first."""
+    loose = "teams/a/loose.safety_profile.yaml"
+    before = safety_profile("check", loose, cwd=repository)
+    assert before.returncode == 1
+    assert "require_sandbox: false is looser than the floor's true (policy/floor.yaml)" in (
+        before.stdout
+    )
+    lenient = {
+        "teams/a/pyproject.toml": '[tool.safety-profile]\nfloor = "lenient.yaml"\n',
+        "teams/a/lenient.yaml": "require_sandbox: false\nallow_unsafe_tools: true\n",
+    }
+    write_files(repository, lenient)
+    after = safety_profile("check", loose, cwd=repository)
+    assert (after.returncode, after.stdout) == (1, before.stdout)
+    git(repository, "add", "-A")
+    write_files(repository, {"teams/a/new.safety_profile.yaml": LOOSE})
+    diff = safety_profile("diff", "--git", "HEAD", cwd=repository)
+    assert diff.returncode == 1
+    assert (
+        "teams/a/new.safety_profile.yaml:1:18: loosens: require_sandbox: false is looser than "
+        "the floor's true (policy/floor.yaml)"
+    ) in diff.stdout.splitlines()
+    # A stricter floor nearer the file adds to the root's, its lines naming their source.
+    write_files(
+        repository, {"teams/a/lenient.yaml": "require_sandbox: false\nmax_retries_per_step: 1\n"}
+    )
+    both = safety_profile("check", loose, cwd=repository)
+    added = [line for line in both.stdout.splitlines() if line not in before.stdout.splitlines()]
+    assert added == [
+        f"{loose}:1:1: error: max_retries_per_step: 3 (the key is absent: its default applies) "
+        "is looser than the floor's 1 (teams/a/lenient.yaml)"
+    ]
+    # The same floor named again nearer the file is one floor, reported once.
+    again_pyproject = '[tool.safety-profile]\nfloor = "../../policy/floor.yaml"\n'
+    write_files(repository, {"teams/a/pyproject.toml": again_pyproject})
+    again = safety_profile("check", loose, cwd=repository)
+    assert (again.returncode, again.stdout) == (1, before.stdout)
+    resolved = safety_profile(
+        "resolve", "--project", "loose.safety_profile.yaml", "--format", "json",
+        cwd=repository / "teams" / "a",
+    )  # fmt: skip
+    assert [floor["source"] for floor in json.loads(resolved.stdout)["floors"]] == [
+        "../../policy/floor.yaml"
+    ]
 
 
 def test_floor_option_overrides_and_no_floor_is_refused_unless_allowed(repository: Path) -> None:
@@ -274,7 +325,7 @@ def test_resolve_says_when_the_applied_profile_is_below_the_floor(repository: Pa
         cwd=repository,
     )  # fmt: skip
     assert meets.returncode == 0
-    assert json.loads(meets.stdout)["floor"] == {"source": "policy/floor.yaml", "below": []}
+    assert json.loads(meets.stdout)["floors"] == [{"source": "policy/floor.yaml", "below": []}]
 
 
 def test_diff_git_compares_an_added_profile_with_the_floor(repository: Path) -> None:

@@ -31,10 +31,10 @@ T = TypeVar("T")
 
 class FileChecker(Protocol):
     """A loaded file checked through the kind's model: its result, and its problems with the
-    hint, then each field below `floor` (when given)."""
+    hint, then each field below each of `floors`."""
 
     def __call__(
-        self, loaded: LoadedFile, path: str, floor: Floor | None = None
+        self, loaded: LoadedFile, path: str, floors: Sequence[Floor] = ()
     ) -> tuple[CheckResult[Any], list[Problem]]: ...
 
 
@@ -71,14 +71,14 @@ def _import_file_checker(kind: str) -> FileChecker:
     model = document_kind.model()
 
     def check(
-        loaded: LoadedFile, path: str, floor: Floor | None = None
+        loaded: LoadedFile, path: str, floors: Sequence[Floor] = ()
     ) -> tuple[CheckResult[Any], list[Problem]]:
         result = check_loaded(loaded, model, path)
         problems = problems_with_hint(path, result, kind, USE_KIND)
-        if floor is not None and result.instance is not None and loaded.document is not None:
+        if floors and result.instance is not None and loaded.document is not None:
             profile, prefix = document_kind.profile_in(result.instance)
             if profile is not None:
-                problems += floor_problems(profile, floor, loaded.document, prefix, path)
+                problems += floor_problems(profile, floors, loaded.document, prefix, path)
         return result, problems
 
     return check
@@ -112,12 +112,12 @@ class Checker:
         """Every problem of a loaded document named `name` (errors, then the kind hint, then
         the fields below its floor; `floors`, when given, instead of the checker's)."""
         floors = self.floors if floors is None else floors
-        floor = None if floors is None else floors.for_file(name)
-        if floor is None and loaded.accepted_by(self._accepts):
+        applied = () if floors is None else floors.for_file(name)
+        if not applied and loaded.accepted_by(self._accepts):
             return []
         if self._check_with_model is None:  # the first document that is not valid
             self._check_with_model = load_file_checker(self.kind)
-        return self._check_with_model(loaded, name, floor)[1]
+        return self._check_with_model(loaded, name, applied)[1]
 
     def check_file(self, path: str) -> list[Problem]:
         """Every problem of the file at `path`; one that cannot be read is a problem too."""

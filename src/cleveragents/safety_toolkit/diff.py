@@ -191,8 +191,9 @@ def _field_findings(
     return findings
 
 
-def _below_floor_findings(floor: Floor, new: _Loaded, file: str) -> list[Finding]:
-    """A new profile compared with the floor, its baseline: each field looser than it loosens."""
+def _below_floor_findings(floors: Sequence[Floor], new: _Loaded, file: str) -> list[Finding]:
+    """A new profile compared with the floors, its baseline: each field looser than one of
+    them loosens."""
     assert new.profile is not None
     return [
         Finding(
@@ -206,7 +207,7 @@ def _below_floor_findings(floor: Floor, new: _Loaded, file: str) -> list[Finding
             below.change.old,
             below.change.new,
         )
-        for below in below_floor(new.profile, floor, new.document, new.prefix)
+        for below in below_floor(new.profile, floors, new.document, new.prefix)
     ]
 
 
@@ -268,14 +269,14 @@ def compare_versions(
     old: Version,
     new: Version,
     file: str,
-    baseline: Baseline | Floor | None = None,
+    baseline: Baseline | Sequence[Floor] | None = None,
     *,
     defer_invalid: bool = False,
 ) -> tuple[list[Finding], list[Problem]]:
     """Compare two versions of one file; `file` is how findings name it. A version whose data
     is None does not exist: the file was added or deleted. A profile that is new here is
-    compared with `baseline` (default: DEFAULT_SAFETY_PROFILE); a floor as the baseline says
-    so in its findings (`floor.looser`). `defer_invalid`: an invalid new version named like the
+    compared with `baseline` (default: DEFAULT_SAFETY_PROFILE); floors as the baseline say so
+    in their findings (`floor.looser`). `defer_invalid`: an invalid new version named like the
     kind's files (so the check hook checks it too) is reported in one line (`deferred_problem`),
     not problem by problem."""
     if old.data is None and new.data is None:
@@ -306,10 +307,10 @@ def compare_versions(
         return [finding], []
     if old_profile is None:  # a new file, or an action that gained a profile
         added = _whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new.profile))
-        if isinstance(baseline, Floor):
-            return [added, *_below_floor_findings(baseline, loaded_new, file)], []
-        baseline = baseline or Baseline()
-        return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []
+        if baseline is None or isinstance(baseline, Baseline):
+            baseline = baseline or Baseline()
+            return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []
+        return [added, *_below_floor_findings(baseline, loaded_new, file)], []
     return _field_findings(old_profile, loaded_new, file), []
 
 

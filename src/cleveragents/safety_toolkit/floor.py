@@ -1,12 +1,13 @@
 """An organisation's floor: a safety profile that every checked profile must be at least as
 strict as, field by field, in the order `diff` uses (`strictness`).
 
-Where it comes from, first match wins:
+Where it comes from:
 
-* `--floor FILE` or `--floor pkg:PACKAGE/RESOURCE` on the command line;
-* `floor = "..."` in `[tool.safety-profile]` of the nearest `pyproject.toml` that sets one,
-  looking from the checked file's folder upwards to the repository root (the folder holding
-  `.git`); a path there is relative to that `pyproject.toml`.
+* `--floor FILE` or `--floor pkg:PACKAGE/RESOURCE` on the command line: that floor alone;
+* else `floor = "..."` in `[tool.safety-profile]` of every `pyproject.toml` from the checked
+  file's folder upwards to the repository root (the folder holding `.git`); a path there is
+  relative to that `pyproject.toml`. A file is held to each of them: a `pyproject.toml` nearer
+  the file (a sub-project's, or one a change adds) can add a floor, never lift one set above it.
 
 `pkg:` names a file inside an installed Python package, so an organisation ships its floor as a
 small package that pre-commit installs through `additional_dependencies`. The package is found
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.reading.problems import Loc, Problem, render_loc
@@ -135,18 +136,19 @@ def _read_config(pyproject: str) -> _Configured | None:
     return _Configured(spec, pyproject)
 
 
-def _configured_floor(folder: str) -> _Configured | None:
-    """The nearest pyproject.toml from `folder` (absolute) upwards to the repository root that
-    sets a floor; None when none does."""
+def _configured_floors(folder: str) -> tuple[_Configured, ...]:
+    """Every pyproject.toml from `folder` (absolute) upwards to the repository root that sets a
+    floor, nearest first."""
+    found = []
     while True:
         pyproject = os.path.join(folder, CONFIG_FILE)
         if os.path.isfile(pyproject):
             configured = _read_config(pyproject)
             if configured is not None:
-                return configured
+                found.append(configured)
         parent = os.path.dirname(folder)
         if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
-            return None
+            return tuple(found)
         folder = parent
 
 
@@ -239,7 +241,7 @@ class Floors:
     ) -> None:
         self.setting = FloorSetting() if setting is None else setting
         self.environ = os.environ if environ is None else environ
-        self._configured: dict[str, _Configured | None] = {}
+        self._configured: dict[str, tuple[_Configured, ...]] = {}
         self._loaded: dict[tuple[str, str | None], Floor] = {}
 
     def _load(self, spec: str, base: str | None, where: str) -> Floor:
@@ -248,29 +250,38 @@ class Floors:
             self._loaded[key] = load_floor(spec, base, where)
         return self._loaded[key]
 
-    def for_file(self, path: str) -> Floor | None:
-        """The floor that applies to the file at `path` (None: no floor). Raises FloorError."""
+    def for_file(self, path: str) -> tuple[Floor, ...]:
+        """The floors that apply to the file at `path` (none: no floor). Raises FloorError."""
         return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
-    def for_folder(self, folder: str | os.PathLike[str]) -> Floor | None:
+    def for_folder(self, folder: str | os.PathLike[str]) -> tuple[Floor, ...]:
+        """The floors that apply to files in `folder`: the one given with --floor, else each
+        that a pyproject.toml from there up to the repository root sets, nearest first."""
         if self.setting.given is not None:
-            return self._load(self.setting.given, None, "given with --floor")
+            return (self._load(self.setting.given, None, "given with --floor"),)
         where = os.path.abspath(folder)
         if where not in self._configured:
-            self._configured[where] = _configured_floor(where)
+            self._configured[where] = _configured_floors(where)
         configured = self._configured[where]
-        if configured is None:
-            return None
-        pyproject = visible(_shown_path(configured.pyproject))
-        if self.setting.refused:
+        if configured and self.setting.refused:
             if self.environ.get(ALLOW_NO_FLOOR_VARIABLE) == "1":
-                return None
+                return ()
+            pyproject = visible(_shown_path(configured[0].pyproject))
             raise FloorError(
-                f"--no-floor: {pyproject} sets a floor ({visible(configured.spec)}), which "
+                f"--no-floor: {pyproject} sets a floor ({visible(configured[0].spec)}), which "
                 f"applies; set {ALLOW_NO_FLOOR_VARIABLE}=1 in the environment to check without it"
             )
-        base = os.path.dirname(configured.pyproject)
-        return self._load(configured.spec, base, f"set in {pyproject}")
+        floors = [
+            self._load(
+                setting.spec,
+                os.path.dirname(setting.pyproject),
+                f"set in {visible(_shown_path(setting.pyproject))}",
+            )
+            for setting in configured
+        ]
+        # The same floor named twice (a sub-project's pyproject.toml repeating the root's) is
+        # one floor, reported once.
+        return tuple({floor.source: floor for floor in reversed(floors)}.values())[::-1]
 
 
 def _value_text(value: Any, field: str, *, absent: bool = False) -> str:
@@ -313,25 +324,26 @@ class BelowFloor(NamedTuple):
 
 
 def below_floor(
-    profile: SafetyProfile, floor: Floor, document: YamlDocument, prefix: Loc
+    profile: SafetyProfile, floors: Sequence[Floor], document: YamlDocument, prefix: Loc
 ) -> list[BelowFloor]:
-    """Each field of `profile` (at `prefix` in `document`) looser than the floor, placed at the
-    field's value, or where the profile starts when the key is absent."""
+    """Each field of `profile` (at `prefix` in `document`) looser than each of the floors,
+    placed at the field's value, or where the profile starts when the key is absent."""
     found = []
-    for change in profile.fields_below(floor.profile):
-        loc = (*prefix, change.field)
-        absent = change.field not in profile.model_fields_set
-        line, column = document.position(prefix if absent else loc)
-        message = below_floor_text(change, floor.source, absent=absent)
-        found.append(BelowFloor(change, line, column, render_loc(loc), message))
+    for floor in floors:
+        for change in profile.fields_below(floor.profile):
+            loc = (*prefix, change.field)
+            absent = change.field not in profile.model_fields_set
+            line, column = document.position(prefix if absent else loc)
+            message = below_floor_text(change, floor.source, absent=absent)
+            found.append(BelowFloor(change, line, column, render_loc(loc), message))
     return found
 
 
 def floor_problems(
-    profile: SafetyProfile, floor: Floor, document: YamlDocument, prefix: Loc, file: str
+    profile: SafetyProfile, floors: Sequence[Floor], document: YamlDocument, prefix: Loc, file: str
 ) -> list[Problem]:
     """`below_floor`, as `check`'s errors."""
     return [
         Problem(file, below.line, below.column, below.path, below.message, Rule.FLOOR_LOOSER)
-        for below in below_floor(profile, floor, document, prefix)
+        for below in below_floor(profile, floors, document, prefix)
     ]

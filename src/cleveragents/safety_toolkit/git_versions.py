@@ -451,9 +451,9 @@ def diff_against_git(
         if old_bytes is not None and old_bytes == new_bytes:
             continue  # a checkout holds the same file (a link now, a mode changed)
         old_name = repository.display_path(change.old_path) if change.old_path else ""
-        file_baseline: Baseline | Floor | None = baseline
+        file_baseline: Baseline | Sequence[Floor] | None = baseline
         if baseline is None and floors is not None and change.new_path is not None:
-            file_baseline = floors.for_file(str(repository.root / change.new_path))
+            file_baseline = floors.for_file(str(repository.root / change.new_path)) or None
         results.append(
             compare_versions(
                 kind,

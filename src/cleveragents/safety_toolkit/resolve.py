@@ -7,9 +7,9 @@ The command works in any mode: it shows what server-mode resolution decides.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.automation_profile import AutomationProfile
@@ -35,7 +35,7 @@ from .rendering import change_text
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["LooserNote", "Resolution", "resolve_files", "resolve_layers"]
+__all__ = ["FloorCheck", "LooserNote", "Resolution", "resolve_files", "resolve_layers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,13 @@ class LooserNote:
         )
 
 
+class FloorCheck(NamedTuple):
+    """A floor the applied profile is held to, and the fields on which it is looser."""
+
+    floor: Floor
+    below: tuple[FieldChange, ...]  # old: the floor's value; new: the applied one
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """The outcome, with what each layer held."""
@@ -64,8 +71,12 @@ class Resolution:
     files: Mapping[Provenance, str]  # only the layers given a file
     profiles: Mapping[Provenance, SafetyProfile]  # only the layers that set a profile
     notes: tuple[LooserNote, ...] = ()  # where the applied profile is looser than one below
-    floor: Floor | None = None
-    below_floor: tuple[FieldChange, ...] = ()  # old: the floor's value; new: the applied one
+    floors: tuple[FloorCheck, ...] = ()  # each floor that applies (none: no floor)
+
+    @property
+    def below_floor(self) -> bool:
+        """The applied profile is looser than a floor on some field: the exit status is 1."""
+        return any(check.below for check in self.floors)
 
     @property
     def source(self) -> str | None:
@@ -79,12 +90,12 @@ _AS_ACTION = {"action": "pass it with --action"}
 
 
 def resolve_files(
-    files: Mapping[Provenance, str], floor: Floor | None = None
+    files: Mapping[Provenance, str], floors: Sequence[Floor] = ()
 ) -> tuple[Resolution | None, list[Problem]]:
     """Load each layer's file and resolve. The ACTION file is an action (its `safety_profile`
     is the action layer); the others are safety profile files. Problems in any file: no
-    resolution, every problem. With a `floor`, the resolution lists the fields of the applied
-    profile below it."""
+    resolution, every problem. For each of `floors`, the resolution lists the fields of the
+    applied profile below it."""
     profiles: dict[Provenance, SafetyProfile] = {}
     automation: AutomationProfile | None = None
     problems: list[Problem] = []
@@ -111,8 +122,8 @@ def resolve_files(
     )
     settings = effective_settings(ref.profile, automation)
     notes = looser_than_overridden(ref, profiles)
-    below = () if floor is None else ref.profile.fields_below(floor.profile)
-    return Resolution(ref, settings, dict(files), profiles, notes, floor, below), []
+    checks = tuple(FloorCheck(floor, ref.profile.fields_below(floor.profile)) for floor in floors)
+    return Resolution(ref, settings, dict(files), profiles, notes, checks), []
 
 
 def looser_than_overridden(

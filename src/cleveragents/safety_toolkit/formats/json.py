@@ -153,14 +153,15 @@ class JsonReporter(Reporter):
                     }
                     for note in resolution.notes
                 ],
-                "floor": None
-                if resolution.floor is None
-                else {
-                    "source": resolution.floor.source,
-                    "below": [
-                        {"field": change.field, "floor_value": change.old, "value": change.new}
-                        for change in resolution.below_floor
-                    ],
-                },
+                "floors": [
+                    {
+                        "source": floor.source,
+                        "below": [
+                            {"field": change.field, "floor_value": change.old, "value": change.new}
+                            for change in below
+                        ],
+                    }
+                    for floor, below in resolution.floors
+                ],
             }
         )

@@ -155,20 +155,21 @@ def diff_summary(report: DiffReport) -> str:
 
 
 def _floor_lines(resolution: Resolution) -> list[str]:
-    """Each field of the applied profile below the floor, or that it meets the floor."""
-    if resolution.floor is None:
-        return []
+    """For each floor that applies, the fields of the applied profile below it, or that it
+    meets it."""
     from cleveragents.reading.terminal_text import visible
 
     from ..floor import below_floor_text
 
-    source = resolution.floor.source
-    if not resolution.below_floor:
-        return [f"# meets the floor ({visible(source)})"]
-    return [
-        f"# below the floor: {change.field}: {below_floor_text(change, source)}"
-        for change in resolution.below_floor
-    ]
+    lines = []
+    for floor, below in resolution.floors:
+        if not below:
+            lines.append(f"# meets the floor ({visible(floor.source)})")
+        lines += [
+            f"# below the floor: {change.field}: {below_floor_text(change, floor.source)}"
+            for change in below
+        ]
+    return lines
 
 
 def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, str]:
