@@ -60,7 +60,11 @@ def folder(tmp_path: Path) -> Path:
 def test_bash_completes_commands_options_choices_and_files(folder: Path) -> None:
     completion = script("bash", folder)
     assert bash_completions(completion, "safety-profile c", folder) == ["check", "completion"]
-    assert bash_completions(completion, "safety-profile check --f", folder) == ["--format"]
+    assert bash_completions(completion, "safety-profile check --fo", folder) == ["--format"]
+    assert bash_completions(completion, "safety-profile check --f", folder) == [
+        "--floor",
+        "--format",
+    ]
     assert bash_completions(completion, "safety-profile check --format ", folder) == [
         "github",
         "json",

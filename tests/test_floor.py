@@ -9,18 +9,23 @@ floor that cannot be used, in every command, exiting 2 with its message.
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PROFILE_SCHEMA_PATH
+import yaml
+from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT
 from git_repos import git, new_repository, write_files
-from programs import run_program
+from programs import BIN, run_program
+from readme import code_blocks
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import Change, FieldChange
 
+HOOKS = REPO_ROOT / ".pre-commit-hooks.yaml"
 SCHEMA_FIELDS = list(json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))["properties"])
 FLAGS = ("require_sandbox", "require_checkpoints", "require_human_approval")
 COSTS = ("max_cost_per_plan", "max_total_cost")
@@ -463,3 +468,65 @@ def test_a_floor_given_on_the_command_line_fails_the_same_way(tmp_path: Path) ->
         "safety-profile: the floor pkg:acme_nowhere/f.yaml (given with --floor): the package "
         "'acme_nowhere' is not installed"
     )
+
+
+def test_the_ci_step_checks_the_files_the_hooks_check_against_the_given_floor(
+    tmp_path: Path,
+) -> None:
+    """docs/floor.md's GitHub Actions step, run as written under GitHub's shell (the floor a
+    file here instead of the package), in a repository of oddly named files: it checks exactly
+    the files the hooks' patterns pick, both checks run though the first fails, and the step
+    fails."""
+    ((language, block),) = code_blocks("In CI (GitHub Actions)")
+    assert language == "yaml"
+    (step,) = [s["run"] for s in yaml.safe_load(block) if s.get("name", "").startswith("Every")]
+    hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
+    names = [
+        "config/Prod.SAFETY-PROFILE.YML",
+        "config/ok.safety_profile.yaml",
+        "safety_profile.yml",
+        "safety_profile_docs/readme.yaml",  # the name is a folder's, not the file's
+        "notes.safety_profile.yaml.txt",
+        "actions/deploy.yaml",
+        "Actions/Nested/Build.YML",
+        "actions/kept.safety_profile.yaml",  # a profile: the profile hook's
+        ".github/actions/build/action.yml",  # GitHub's own
+        "src/.GitHub/actions/x.yaml",
+        "actions.yaml",
+    ]
+    picked = {
+        hook_id: {
+            name
+            for name in names
+            if re.search(hooks[hook_id]["files"], name)
+            and not re.search(hooks[hook_id].get("exclude", "^$"), name)
+        }
+        for hook_id in ("safety-profile", "safety-profile-action")
+    }
+    profile, action = LOOSE, ACTION
+    repository = new_repository(
+        tmp_path,
+        {
+            "policy/floor.yaml": FLOOR,
+            **{
+                name: action if name in picked["safety-profile-action"] else profile
+                for name in names
+            },
+        },
+    )
+    script = step.replace(
+        "floor=pkg:acme_policies/floor.safety_profile.yaml", "floor=policy/floor.yaml"
+    )
+    assert script != step
+    result = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],  # GitHub's bash
+        cwd=repository,
+        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    checked = {line.split("file=", 1)[1].split(",", 1)[0] for line in result.stdout.splitlines()}
+    assert checked == picked["safety-profile"] | picked["safety-profile-action"], result.stdout
+    assert "actions/deploy.yaml" in checked
