@@ -182,6 +182,10 @@ def test_pre_commit_with_the_floor_package_blocks_a_profile_below_it(
     # docs/floor.md shows them; skipping the loosening hook is not offered against the floor.
     for line in [*shown_lines("error"), *shown_lines("loosens")]:
         assert line in output.splitlines(), line
+    # Each field once: the loosening hook's one line defers to the check hook's.
+    assert len(shown_lines("error")) == 3
+    for error in shown_lines("error"):
+        assert output.count(error.split(": error: ", 1)[1]) == 1, error
     assert "SKIP=" not in output
     assert git(project, "log", "--format=%s") == "first\n"  # nothing was committed
 

@@ -245,22 +245,44 @@ def _deleted(kind: DocumentKind, old: Version, file: str) -> list[Finding]:
 CHECK_HOOKS = {"profile": "safety-profile", "action": "safety-profile-action"}
 
 
+def _check_command(kind: DocumentKind, file: str) -> str:
+    """The `safety-profile check` command line that reports `file` as the check hook does."""
+    kind_option = [] if kind.name == "profile" else ["--kind", kind.name]
+    options_end = ["--"] if file.startswith("-") else []
+    return shlex.join(["safety-profile", "check", *kind_option, *options_end, file])
+
+
 def deferred_problem(kind: DocumentKind, file: str) -> Problem:
     """An invalid new version in one line, for the loosening hook: the check hook beside it
     reports the same bytes' problems, and they are not repeated; the command shows them to a
     user who runs the loosening hook alone. An error all the same: an invalid file never passes
     by not being comparable."""
-    kind_option = [] if kind.name == "profile" else ["--kind", kind.name]
-    options_end = ["--"] if file.startswith("-") else []
-    command = shlex.join(["safety-profile", "check", *kind_option, *options_end, file])
     return Problem(
         file,
         0,
         0,
         "",
         f"invalid, so it cannot be compared; the {CHECK_HOOKS[kind.name]} hook reports why "
-        f"(or run: {command})",
+        f"(or run: {_check_command(kind, file)})",
         Rule.DIFF_INVALID,
+    )
+
+
+def _deferred_below_floor(kind: DocumentKind, file: str, below: Sequence[Finding]) -> Finding:
+    """An added profile's fields below the floor in one line, for the loosening hook: the check
+    hook beside it reports each of them (the same floor, the same words). A loosening all the
+    same: the commit fails."""
+    count = len(below)
+    fields = "field is" if count == 1 else "fields are"
+    return Finding(
+        file,
+        0,
+        0,
+        "",
+        Verdict.LOOSENS,
+        f"{count} {fields} below the floor; the {CHECK_HOOKS[kind.name]} hook reports "
+        f"each (or run: {_check_command(kind, file)})",
+        Rule.FLOOR_LOOSER,
     )
 
 
@@ -278,7 +300,8 @@ def compare_versions(
     compared with `baseline` (default: DEFAULT_SAFETY_PROFILE); floors as the baseline say so
     in their findings (`floor.looser`). `defer_invalid`: an invalid new version named like the
     kind's files (so the check hook checks it too) is reported in one line (`deferred_problem`),
-    not problem by problem."""
+    not problem by problem, and so are an added profile's fields below the floor, which the
+    check hook reports too."""
     if old.data is None and new.data is None:
         return [], []
     if new.data is None:
@@ -310,7 +333,10 @@ def compare_versions(
         if baseline is None or isinstance(baseline, Baseline):
             baseline = baseline or Baseline()
             return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []
-        return [added, *_below_floor_findings(baseline, loaded_new, file)], []
+        below = _below_floor_findings(baseline, loaded_new, file)
+        if defer_invalid and below and kind.matches(file):
+            below = [_deferred_below_floor(kind, file, below)]
+        return [added, *below], []
     return _field_findings(old_profile, loaded_new, file), []
 
 
