@@ -94,8 +94,8 @@ RULES_DESCRIPTION = """\
 List every rule the toolkit reports (its id, default severity and title), or explain one: what
 it refuses and why, how to fix it, which other readers of the file disagree, and where its
 documentation is. Every problem `check`, `diff`, `show` and `resolve` report names its rule
-(`--format json`: "rule"; `--format sarif`: the ruleId). A rule's former id (0.1.0's
-`schema.cost_order`, `root-type`, `added`, ...) still finds it, under the id it has now.
+(`--format json`: "rule"; `--format sarif`: the ruleId). A rule's former id
+(`schema.cost_order`, `root-type`, `added`, ...) still finds it, under the id it has now.
 """
 
 KIND_HELP = (
