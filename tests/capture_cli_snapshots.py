@@ -9,7 +9,8 @@ would: for each file under examples/ (profiles and actions, valid and invalid), 
 every format as either kind, `show` as either kind and `resolve` with the file as the project
 and as the action layer, in both of its formats; and `check` of all of them in one run.
 tests/test_cli_snapshots.py asserts the CLI still prints exactly these bytes (stdout and
-stderr) and exits with the same status.
+stderr) and exits with the same status. SARIF logs included: the driver's list of every rule,
+the same in each, is kept once in cli_snapshots/sarif_rules.json (see `stored`).
 """
 
 from __future__ import annotations
@@ -111,26 +112,56 @@ def run_cli(arguments: list[str]) -> Outcome:
     }
 
 
-def comparable(name: str, outcome: Outcome) -> Outcome:
-    """The outcome as snapshots compare it: a SARIF log without its driver's rules and each
-    result's index into them. The driver lists every rule of the catalogue, whatever the
-    results (tests/test_sarif.py checks that list against the catalogue), so a new rule would
-    otherwise change every SARIF snapshot; everything else is compared byte for byte."""
-    if not name.endswith("--format sarif") or not outcome["stdout"]:
+# Every SARIF log lists every rule of the catalogue in its driver: the same text, tens of KB,
+# in every `--format sarif` outcome. It is kept once, byte for byte as the CLI prints it, in
+# SARIF_RULES_PATH; each snapshot holds the rest of the log with RULES_STORED in its place.
+# `load_snapshot` puts the list back, so every SARIF log is still compared whole.
+SARIF_RULES_PATH = SNAPSHOTS / "sarif_rules.json"
+RULES_PRINTED = '"rules": '
+RULES_STORED = f'{RULES_PRINTED}"<the text of tests/cli_snapshots/sarif_rules.json>"'
+
+
+def sarif_rules_text(stdout: str) -> str | None:
+    """The driver's rule list of a one-run SARIF log, exactly as printed; None for output that
+    is not such a log."""
+    try:
+        log = json.loads(stdout)
+        start = stdout.index(RULES_PRINTED) + len(RULES_PRINTED)
+        rules, end = json.JSONDecoder().raw_decode(stdout, start)
+    except ValueError:
+        return None
+    if len(log.get("runs", [])) != 1 or rules != log["runs"][0]["tool"]["driver"].get("rules"):
+        return None
+    text: str = stdout[start:end]
+    return text
+
+
+def stored(outcome: Outcome, rules_text: str) -> Outcome:
+    """The outcome as its snapshot keeps it: a SARIF log's rule list, when it is `rules_text`,
+    replaced by RULES_STORED (and checked to come back byte for byte)."""
+    if sarif_rules_text(outcome["stdout"]) != rules_text:
         return outcome
-    log = json.loads(outcome["stdout"])
-    for run in log["runs"]:
-        run["tool"]["driver"].pop("rules", None)
-        for result in run["results"]:
-            result.pop("ruleIndex", None)
-    stdout = json.dumps(log, indent=2) + "\n"
-    assert json.loads(stdout) == log
-    return {**outcome, "stdout": stdout}
+    stdout = outcome["stdout"].replace(RULES_PRINTED + rules_text, RULES_STORED, 1)
+    kept = {**outcome, "stdout": stdout}
+    assert restored(kept, rules_text) == outcome
+    return kept
+
+
+def restored(outcome: Outcome, rules_text: str) -> Outcome:
+    """The outcome the CLI printed, from its snapshot: the inverse of `stored`."""
+    if outcome["stdout"].count(RULES_STORED) != 1:
+        return outcome
+    return {
+        **outcome,
+        "stdout": outcome["stdout"].replace(RULES_STORED, RULES_PRINTED + rules_text),
+    }
 
 
 def load_snapshot(path: Path) -> dict[str, Outcome]:
+    """A snapshot file's outcomes, each as the CLI printed it."""
+    rules_text = SARIF_RULES_PATH.read_text(encoding="utf-8").removesuffix("\n")
     outcomes: dict[str, Outcome] = json.loads(path.read_text(encoding="utf-8"))
-    return outcomes
+    return {name: restored(outcome, rules_text) for name, outcome in outcomes.items()}
 
 
 def _run_all(commands: dict[str, list[str]], pool: ThreadPoolExecutor) -> dict[str, Outcome]:
@@ -138,9 +169,10 @@ def _run_all(commands: dict[str, list[str]], pool: ThreadPoolExecutor) -> dict[s
     return dict(zip(names, pool.map(run_cli, (commands[name] for name in names)), strict=True))
 
 
-def _write(path: Path, outcomes: dict[str, Outcome]) -> None:
+def _write(path: Path, outcomes: dict[str, Outcome], rules_text: str) -> None:
+    kept = {name: stored(outcome, rules_text) for name, outcome in outcomes.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(outcomes, indent=1) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
 
 
 def _captured() -> Iterator[tuple[Path, dict[str, Outcome]]]:
@@ -151,9 +183,13 @@ def _captured() -> Iterator[tuple[Path, dict[str, Outcome]]]:
 
 
 def main() -> int:
-    written = set()
+    first = run_cli(["check", "--format", "sarif", every_example_file()[0]])
+    rules_text = sarif_rules_text(first["stdout"])
+    assert rules_text is not None, first
+    SARIF_RULES_PATH.write_text(rules_text + "\n", encoding="utf-8")
+    written = {SARIF_RULES_PATH}
     for path, outcomes in _captured():
-        _write(path, outcomes)
+        _write(path, outcomes, rules_text)
         written.add(path)
     stale = set(SNAPSHOTS.rglob("*.json")) - written
     for path in stale:  # an example that no longer exists

@@ -23,7 +23,7 @@ from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.validation import check_yaml_file
 
 # Rules JSON Schema cannot express: the schema accepts these, our checker does not.
-ONLY_OUR_RULES = {"schema.cost_order", "schema.finite_number", "schema.blank_categories"}
+ONLY_OUR_RULES = {"schema.cost-order", "schema.finite-number", "schema.blank-categories"}
 
 
 def compared_examples() -> list[str]:

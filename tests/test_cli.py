@@ -95,7 +95,7 @@ def test_json_format() -> None:
             "column": 1,
             "path": "allow_unsafe_tool",
             "message": "unknown field 'allow_unsafe_tool'; did you mean 'allow_unsafe_tools'?",
-            "rule": "schema.extra_forbidden",
+            "rule": "schema.extra-forbidden",
             "severity": "error",
         }
     ]
@@ -113,7 +113,7 @@ def test_github_format() -> None:
     assert result.returncode == 1
     assert result.stdout == (
         "::error file=examples/invalid/retries_above_maximum.safety_profile.yaml,line=1,col=23,"
-        "title=schema.less_than_equal::max_retries_per_step: 500 is above the maximum 100\n"
+        "title=schema.less-than-equal::max_retries_per_step: 500 is above the maximum 100\n"
     )
 
 

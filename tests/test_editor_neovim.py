@@ -98,7 +98,7 @@ def test_an_edit_shows_a_problem_then_clears_it(session: dict[str, Any]) -> None
     violation, fixed = session["edits"][session["edited"]]
     assert violation["reached"]
     [problem] = as_shown(violation["diagnostics"])
-    assert (problem.line, problem.code, problem.severity) == (1, "schema.cost_order", "error")
+    assert (problem.line, problem.code, problem.severity) == (1, "schema.cost-order", "error")
     assert fixed["reached"]
     assert as_shown(fixed["diagnostics"]) == []
 
@@ -107,7 +107,7 @@ def test_both_servers_attach_to_one_buffer(session: dict[str, Any]) -> None:
     shown = session["both"][session["both_file"]]
     assert shown["published"]
     [ours] = as_shown(shown["ours"])
-    assert (ours.line, ours.code) == (1, "schema.less_than_equal")
+    assert (ours.line, ours.code) == (1, "schema.less-than-equal")
     [theirs] = shown["yaml_server"]
     assert theirs["line"] == 1
     assert "maximum" in theirs["message"]

@@ -165,7 +165,7 @@ async def test_other_yaml_files_get_nothing(vscode: LanguageClient) -> None:
     profile = REPO_ROOT / "examples" / "invalid" / "cost_order.safety_profile.yaml"
     other = open_document(lsp_client, REPO_ROOT / "docker-compose.yaml", profile.read_text())
     checked = open_document(lsp_client, REPO_ROOT / "CI" / "Prod.Safety-Profile.YML", "a: 1\n")
-    assert [d.code for d in await shown(lsp_client, checked)] == ["schema.extra_forbidden"]
+    assert [d.code for d in await shown(lsp_client, checked)] == ["schema.extra-forbidden"]
     assert other not in lsp_client.diagnostics
 
 
@@ -182,7 +182,7 @@ async def test_an_edit_shows_then_clears_a_problem_and_close_clears_all(
         before = awaiting(lsp_client, uri)
         change_document(lsp_client, uri, text, version)
         found = await shown(lsp_client, uri, before)
-        assert [d.code for d in found] == ["schema.cost_order"] * expected
+        assert [d.code for d in found] == ["schema.cost-order"] * expected
     before = awaiting(lsp_client, uri)
     lsp_client.text_document_did_close(
         lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri))
@@ -328,7 +328,7 @@ MERGE_KEY = REPO_ROOT / "examples" / "invalid" / "merge_key.safety_profile.yaml"
         (
             "safety_profile.yaml",
             "max_retries_per_stpe: 3\n",
-            "schema.extra_forbidden",
+            "schema.extra-forbidden",
             ["rename 'max_retries_per_stpe' to max_retries_per_step"],
             "max_retries_per_step: 3\n",
         ),
@@ -342,7 +342,7 @@ MERGE_KEY = REPO_ROOT / "examples" / "invalid" / "merge_key.safety_profile.yaml"
         (
             "actions/deploy.yaml",
             CONFUSABLE.read_text(),
-            "schema.confusable_field",
+            "schema.confusable-field",
             [f"rename {CONFUSED_KEY!r} to safety_profile"],
             CONFUSABLE.read_text().replace(CONFUSED_KEY, "safety_profile"),
         ),
@@ -457,7 +457,7 @@ async def test_changes_typed_in_quick_succession_are_checked_once_as_the_last_on
     texts = ["require_sandbox: yes\n", "max_cost_per_plan: 3\nmax_total_cost: 2\n", "a: 1\n"]
     for version, text in enumerate(texts, start=2):
         change_document(uninitialized, uri, text, version)
-    assert [d.code for d in await shown(uninitialized, uri, before)] == ["schema.extra_forbidden"]
+    assert [d.code for d in await shown(uninitialized, uri, before)] == ["schema.extra-forbidden"]
 
 
 @pytest.mark.asyncio

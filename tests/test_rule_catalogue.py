@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,8 +26,9 @@ from git_repos import git, new_repository
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
-from cleveragents.reading.rules import Rule, find_rule
+from cleveragents.reading.rules import ALIASES, ID_PATTERN, STRICTER, Rule, find_rule
 from cleveragents.safety_toolkit.cli import main
+from cleveragents.safety_toolkit.rule_docs import FAMILIES, family
 
 CLI = console_script("safety-profile")
 
@@ -139,7 +141,7 @@ def test_every_rule_reported_is_in_the_catalogue_and_every_rule_is_reported(
     (tmp_path / "git").mkdir()
     reported |= git_rules(tmp_path / "git")
 
-    assert {rule for rule in reported if find_rule(rule) is None} == set()
+    assert reported - {rule.value for rule in Rule} == set()  # current ids, not old ones
     assert reported & NOT_FROM_FILES == set()
     assert {rule.value for rule in Rule} - reported - NOT_FROM_FILES == set()
 
@@ -171,3 +173,55 @@ def test_ids_are_lowercase_and_unique_and_every_entry_is_complete() -> None:
         assert not doc.title.endswith("."), rule
         assert doc.severity in ("error", "hint")
     assert len({rule.doc.title for rule in Rule}) == len(Rule)
+
+
+def test_every_id_has_the_one_style_and_a_family_the_rule_list_knows() -> None:
+    """`family.name`, the name's words joined by `-`; underscores only in a profile field's own
+    name (`loosens.require_sandbox`). Every family is one of the rule list's, and every one of
+    those is used: `safety-profile rules` and docs/rules.md group the rules by them."""
+    for rule in Rule:
+        assert re.fullmatch(ID_PATTERN, rule.value), rule.value
+        name = rule.value.split(".", 1)[1]
+        if "_" in name:
+            assert family(rule) in ("loosens", "tightens"), rule.value
+            assert name in STRICTER, rule.value
+    assert {family(rule) for rule in Rule} == set(FAMILIES)
+
+
+def test_old_ids_find_their_rule_under_its_id_of_now() -> None:
+    assert ALIASES["schema.less_than_equal"] is Rule.SCHEMA_LESS_THAN_EQUAL
+    assert ALIASES["root-type"] is Rule.DOCUMENT_ROOT_TYPE
+    assert ALIASES["added"] is Rule.DIFF_ADDED
+    for old, rule in ALIASES.items():
+        assert find_rule(old) is rule
+        assert old not in {current.value for current in Rule}, old  # it would never be found
+
+
+def test_the_changelog_lists_every_renamed_id() -> None:
+    changelog = (REPO_ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^ *\| `([^`]+)` \| `([^`]+)` \|$", changelog, re.M))
+    assert {(old, rule.value) for old, rule in ALIASES.items()} <= rows
+
+
+def test_the_output_schemas_hold_rule_ids_to_the_one_style() -> None:
+    """Every `rule` key the JSON output's schemas describe has the catalogue's pattern."""
+
+    def rule_keys(node: object) -> Iterable[dict[str, object]]:
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict) and "rule" in node["properties"]:
+                yield node["properties"]["rule"]
+            for value in node.values():
+                yield from rule_keys(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from rule_keys(value)
+
+    schemas = REPO_ROOT / "src" / "cleveragents" / "safety_toolkit" / "output_schemas"
+    found = {
+        path.name: list(rule_keys(json.loads(path.read_text(encoding="utf-8"))))
+        for path in schemas.glob("*.schema.json")
+    }
+    assert len(found["check.schema.json"]) == 1
+    assert len(found["diff.schema.json"]) >= 1
+    for keys in found.values():
+        assert all(key["pattern"] == ID_PATTERN for key in keys)

@@ -36,16 +36,36 @@ def test_rules_id_explains_one_rule() -> None:
 
 
 def test_rules_json_gives_every_field_of_a_rule_and_of_every_rule() -> None:
-    one = run_program("safety-profile", "rules", "--format", "json", "schema.cost_order")
+    one = run_program("safety-profile", "rules", "--format", "json", "schema.cost-order")
     assert one.returncode == 0
     rule = Rule.SCHEMA_COST_ORDER
-    assert json.loads(one.stdout) == {**rule.doc._asdict(), "url": rule.url}
+    formerly = ["schema.cost_order"]
+    assert json.loads(one.stdout) == {**rule.doc._asdict(), "url": rule.url, "formerly": formerly}
     every = json.loads(run_program("safety-profile", "rules", "--format", "json").stdout)
     assert [entry["id"] for entry in every] == [entry.split()[0] for entry in _listed()]
 
 
 def _listed() -> list[str]:
     return run_program("safety-profile", "rules").stdout.splitlines()
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_a_former_id_explains_the_rule_under_its_id_of_now(output_format: str) -> None:
+    old = run_program("safety-profile", "rules", "--format", output_format, "schema.cost_order")
+    new = run_program("safety-profile", "rules", "--format", output_format, "schema.cost-order")
+    assert (old.returncode, old.stdout) == (0, new.stdout)
+    assert (
+        old.stderr == "safety-profile: note: rule 'schema.cost_order' is now 'schema.cost-order'\n"
+    )
+    assert new.stderr == ""
+    if output_format == "json":
+        assert json.loads(new.stdout)["formerly"] == ["schema.cost_order"]
+    else:
+        assert new.stdout.startswith(
+            "schema.cost-order: max_cost_per_plan exceeds max_total_cost\n\n"
+            "Formerly: schema.cost_order\n\n"
+        )
+    assert "Formerly `schema.cost_order`." in RULES_PAGE.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("unknown", ["nope", "yaml.tabs", "YAML.TAB"])
@@ -70,7 +90,7 @@ def test_every_rule_has_its_own_heading_where_its_url_points() -> None:
         assert rule.url == f"{DOCS_URL}#{rule_anchor(rule.value)}"
     # GitHub's anchors: lower case, punctuation but `-` and `_` dropped.
     assert rule_anchor("yaml.byte-order-mark") == "yamlbyte-order-mark"
-    assert rule_anchor("schema.cost_order") == "schemacost_order"
+    assert rule_anchor("schema.cost-order") == "schemacost-order"
 
 
 def test_a_rules_reference_for_editors() -> None:

@@ -167,9 +167,9 @@ def test_diff_log_is_valid_sarif_with_levels_by_verdict(
         for r in results
     }
     assert found == {
-        ("schema.less_than_equal", "fail", "error", "config/odd%3A%20name.safety_profile.yaml"),
+        ("schema.less-than-equal", "fail", "error", "config/odd%3A%20name.safety_profile.yaml"),
         ("loosens.removed", "fail", "error", "config/gone.safety_profile.yaml"),
-        ("added", "informational", "none", "config/new.safety_profile.yaml"),
+        ("diff.added", "informational", "none", "config/new.safety_profile.yaml"),
         ("loosens.require_sandbox", "fail", "error", "config/prod.safety_profile.yaml"),
         ("tightens.max_total_cost", "informational", "none", "config/prod.safety_profile.yaml"),
         # RFC 3986: the name's own bytes, percent-encoded.

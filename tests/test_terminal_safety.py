@@ -105,7 +105,7 @@ def test_json_stays_exact_and_ascii(issue_files: Path) -> None:
     assert result.stdout.isascii()
     (problem,) = json.loads(result.stdout)
     assert problem["path"] == EVIL_KEY
-    assert problem["rule"] == "schema.extra_forbidden"
+    assert problem["rule"] == "schema.extra-forbidden"
 
 
 def test_github_annotations_cannot_be_forged(issue_files: Path) -> None:
@@ -115,7 +115,7 @@ def test_github_annotations_cannot_be_forged(issue_files: Path) -> None:
     assert len(lines) == 2
     assert all(line.startswith("::error file=") for line in lines)
     assert lines[1].startswith(
-        "::error file=evil.yaml,line=1,col=1,title=schema.extra_forbidden::"
+        "::error file=evil.yaml,line=1,col=1,title=schema.extra-forbidden::"
         "\\x1b[2J\\x1b[H\\x1b[2Kok: 2 files valid\\n\\x1b]0;: "
     )
     assert hidden_characters(stdout) == []

@@ -63,7 +63,7 @@ def load_bytes(
             column,
             "$",
             f"the top level is {found}; expected a mapping of field names to values",
-            Rule.ROOT_TYPE,
+            Rule.DOCUMENT_ROOT_TYPE,
         )
         return LoadedFile((*problems, not_a_mapping), document=document)
     return LoadedFile(problems, document.value, document)

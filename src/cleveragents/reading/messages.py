@@ -17,7 +17,7 @@ from pydantic_core import ErrorDetails
 from .describe import describe_value
 from .nodes import YamlDocument
 from .problems import Loc, Problem, render_loc
-from .rules import Rule, find_rule
+from .rules import Rule
 from .scalars import YAML11_BOOLEAN_WORDS
 
 
@@ -155,10 +155,37 @@ def describe_error(detail: ErrorDetails, model: type[BaseModel]) -> str:
     return describe(detail) if describe else detail["msg"]
 
 
+# The rule of each validation error's type: pydantic's own types and the ones the models raise
+# (`PydanticCustomError`). A type not named here is `schema.other`.
+_RULE_OF_ERROR_TYPE: dict[str, Rule] = {
+    "extra_forbidden": Rule.SCHEMA_EXTRA_FORBIDDEN,
+    "missing": Rule.SCHEMA_MISSING,
+    "bool_type": Rule.SCHEMA_BOOL_TYPE,
+    "int_type": Rule.SCHEMA_INT_TYPE,
+    "float_type": Rule.SCHEMA_FLOAT_TYPE,
+    "finite_number": Rule.SCHEMA_FINITE_NUMBER,
+    "non_finite_number": Rule.SCHEMA_NON_FINITE_NUMBER,
+    "greater_than_equal": Rule.SCHEMA_GREATER_THAN_EQUAL,
+    "less_than_equal": Rule.SCHEMA_LESS_THAN_EQUAL,
+    "string_type": Rule.SCHEMA_STRING_TYPE,
+    "string_too_short": Rule.SCHEMA_STRING_TOO_SHORT,
+    "is_instance_of": Rule.SCHEMA_IS_INSTANCE_OF,
+    "sequence_str": Rule.SCHEMA_SEQUENCE_STR,
+    "model_type": Rule.SCHEMA_MODEL_TYPE,
+    "null_not_allowed": Rule.SCHEMA_NULL_NOT_ALLOWED,
+    "cost_order": Rule.SCHEMA_COST_ORDER,
+    "blank_categories": Rule.SCHEMA_BLANK_CATEGORIES,
+    "misspelt_field": Rule.SCHEMA_MISSPELT_FIELD,
+    "confusable_field": Rule.SCHEMA_CONFUSABLE_FIELD,
+    "profile_field_at_top_level": Rule.SCHEMA_PROFILE_FIELD_AT_TOP_LEVEL,
+    "invisible_characters": Rule.SCHEMA_INVISIBLE_CHARACTERS,
+}
+
+
 def schema_rule(error_type: str) -> Rule:
-    """The rule of a validation error's type (`less_than_equal` -> `schema.less_than_equal`);
+    """The rule of a validation error's type (`less_than_equal` -> `schema.less-than-equal`);
     `schema.other` for a type the catalogue does not name."""
-    return find_rule(f"schema.{error_type}") or Rule.SCHEMA_OTHER
+    return _RULE_OF_ERROR_TYPE.get(error_type, Rule.SCHEMA_OTHER)
 
 
 def problems_from_validation_error(

@@ -3,12 +3,21 @@ it, its default severity, and which other readers of the file disagree.
 
 It lives in `reading`, the lowest hand-written package, because everything that reports a
 problem sits above it: the reader itself (`yaml.*`, `file.*`), the models' messages
-(`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `added`), the SARIF
-log and the language server. It imports nothing but the standard library (no dataclasses:
+(`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `diff.added`),
+the SARIF log and the language server. It imports nothing but the standard library (no dataclasses:
 `check`'s start-up stays lean), so any of them may read it.
 
 A problem's `rule` is a `Rule`, a `str` enum: it prints, compares and serialises as its id
 (`Rule.YAML_TAB == "yaml.tab"`), and a rule that is not in this table cannot be named.
+
+Every id has one style (`ID_PATTERN`; tests/test_rule_catalogue.py holds each id to it):
+`family.name`, in lower-case ASCII. The family is one word (`file`, `git`, `yaml`,
+`document`, `schema`, `kind`, `floor`, `internal`, `loosens`, `tightens`, `diff`: the
+families of `safety_toolkit.rule_docs.FAMILIES`); the name's words are joined by `-`
+(`yaml.byte-order-mark`, `schema.less-than-equal`). One exception: in `loosens.FIELD` and
+`tightens.FIELD` the name is a profile field's exact name, underscores and all
+(`loosens.require_sandbox`, `tightens.max_total_cost`), so it reads as the key in the file.
+An id, once released, is kept: a renamed rule keeps its old id in `ALIASES`.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from typing import Literal, NamedTuple
 __all__ = [
     "ALIASES",
     "DOCS_URL",
+    "ID_PATTERN",
     "STRICTER",
     "Rule",
     "RuleDoc",
@@ -30,6 +40,11 @@ __all__ = [
 ]
 
 Severity = Literal["error", "hint"]
+
+# The one style of every id (see above): `family.name`, the name's words joined by `-`, or, for
+# `loosens.FIELD` and `tightens.FIELD`, a profile field's name. The output schemas of `check`
+# and `diff` give their `rule` the same pattern.
+ID_PATTERN = r"^[a-z]+\.(?:[a-z0-9]+(?:-[a-z0-9]+)*|[a-z0-9]+(?:_[a-z0-9]+)+)$"
 
 # Where docs/rules.md is published; each rule has its own heading there (`rule_anchor`).
 DOCS_URL = "https://github.com/cleveragents/cleveragents-safety-profile/blob/main/docs/rules.md"
@@ -385,15 +400,15 @@ class Rule(enum.StrEnum):
         "Remove the alias.",
     )
     # -- the document's shape and values ---------------------------------------------------------
-    ROOT_TYPE = RuleDoc(
-        "root-type",
+    DOCUMENT_ROOT_TYPE = RuleDoc(
+        "document.root-type",
         "A document that is not a mapping",
         "A safety profile (or an action) is a mapping of field names to values; the file is "
         "empty, a list or a single value.",
         "Write the fields as `name: value` lines.",
     )
     SCHEMA_EXTRA_FORBIDDEN = RuleDoc(
-        "schema.extra_forbidden",
+        "schema.extra-forbidden",
         "An unknown field",
         "The schema has no such field (a typo, or a field of another kind of document).",
         "Use the suggested field name, or remove the key; `safety-profile schema` lists them.",
@@ -405,25 +420,25 @@ class Rule(enum.StrEnum):
         "Add the field.",
     )
     SCHEMA_BOOL_TYPE = RuleDoc(
-        "schema.bool_type",
+        "schema.bool-type",
         "A flag that is not true or false",
         "A flag's value is a number, text, null or a collection.",
         "Write true or false (unquoted).",
     )
     SCHEMA_INT_TYPE = RuleDoc(
-        "schema.int_type",
+        "schema.int-type",
         "A value that is not an integer",
         "A whole number is expected (max_retries_per_step), not a fraction, a flag or text.",
         "Write a whole number.",
     )
     SCHEMA_FLOAT_TYPE = RuleDoc(
-        "schema.float_type",
+        "schema.float-type",
         "A cost that is not a number",
         "A cost is a number >= 0, or null for no limit.",
         "Write a number, or null.",
     )
     SCHEMA_FINITE_NUMBER = RuleDoc(
-        "schema.finite_number",
+        "schema.finite-number",
         "A cost that is not a finite number",
         "`.inf` and `.nan` are numbers to YAML but no limit a plan can be held to.",
         "Write a finite number, or null for no limit.",
@@ -431,7 +446,7 @@ class Rule(enum.StrEnum):
         "JSON Schema (check-jsonschema, editors) accepts them.",
     )
     SCHEMA_NON_FINITE_NUMBER = RuleDoc(
-        "schema.non_finite_number",
+        "schema.non-finite-number",
         "A kept value that is not a finite number",
         "An action's other fields are kept and stored as JSON, which cannot hold `.inf` or `.nan`.",
         "Write a finite number.",
@@ -439,55 +454,55 @@ class Rule(enum.StrEnum):
         "JSON Schema (check-jsonschema, editors) accepts them.",
     )
     SCHEMA_GREATER_THAN_EQUAL = RuleDoc(
-        "schema.greater_than_equal",
+        "schema.greater-than-equal",
         "A value below its minimum",
         "Costs and retries are at least 0.",
         "Write a value at or above the minimum.",
     )
     SCHEMA_LESS_THAN_EQUAL = RuleDoc(
-        "schema.less_than_equal",
+        "schema.less-than-equal",
         "A value above its maximum",
         "A value is above the schema's maximum (max_retries_per_step is at most 100).",
         "Write a value at or below the maximum.",
     )
     SCHEMA_STRING_TYPE = RuleDoc(
-        "schema.string_type",
+        "schema.string-type",
         "A value that is not a string",
         "A category name or an action's text field is a number, a flag, null or a collection.",
         "Write text; quote it if it looks like another type.",
     )
     SCHEMA_STRING_TOO_SHORT = RuleDoc(
-        "schema.string_too_short",
+        "schema.string-too-short",
         "An empty string",
         "A required text field is empty.",
         "Write the text.",
     )
     SCHEMA_IS_INSTANCE_OF = RuleDoc(
-        "schema.is_instance_of",
+        "schema.is-instance-of",
         "A value that is not a list",
         "A list is expected (allowed_skill_categories), not a mapping or null.",
         "Write a list: `[code, docs]`, or `[]` to allow every category.",
     )
     SCHEMA_SEQUENCE_STR = RuleDoc(
-        "schema.sequence_str",
+        "schema.sequence-str",
         "A string where a list is expected",
         "A single category written as text is not a list of categories.",
         "Write a list: `[code]`.",
     )
     SCHEMA_MODEL_TYPE = RuleDoc(
-        "schema.model_type",
+        "schema.model-type",
         "A value that is not a mapping",
         "A nested profile (an action's safety_profile, automation_profile) is a mapping.",
         "Write the fields as an indented mapping under the key.",
     )
     SCHEMA_NULL_NOT_ALLOWED = RuleDoc(
-        "schema.null_not_allowed",
+        "schema.null-not-allowed",
         "null where a value is needed",
         "A key with no value (or null) where the schema gives no meaning to null.",
         "Leave the key out, or give a value.",
     )
     SCHEMA_COST_ORDER = RuleDoc(
-        "schema.cost_order",
+        "schema.cost-order",
         "max_cost_per_plan exceeds max_total_cost",
         "One plan may not cost more than the total; JSON Schema cannot compare two fields.",
         "Lower max_cost_per_plan, or raise max_total_cost.",
@@ -495,7 +510,7 @@ class Rule(enum.StrEnum):
         "JSON Schema (check-jsonschema, editors) accepts it.",
     )
     SCHEMA_BLANK_CATEGORIES = RuleDoc(
-        "schema.blank_categories",
+        "schema.blank-categories",
         "A categories list of only blank items",
         "Blank names are dropped, which would leave `[]`: every category allowed.",
         "Name the categories, or write `[]` to allow every category.",
@@ -503,7 +518,7 @@ class Rule(enum.StrEnum):
         "JSON Schema (check-jsonschema, editors) accepts it.",
     )
     SCHEMA_MISSPELT_FIELD = RuleDoc(
-        "schema.misspelt_field",
+        "schema.misspelt-field",
         "A misspelt action field",
         "An action keeps unknown top-level keys, but not near misses of its own fields "
         "(`safety_profle`): the profile would be silently lost.",
@@ -512,7 +527,7 @@ class Rule(enum.StrEnum):
         "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
     )
     SCHEMA_CONFUSABLE_FIELD = RuleDoc(
-        "schema.confusable_field",
+        "schema.confusable-field",
         "An action key that looks like one of its fields",
         "A key written with look-alike characters (a Cyrillic letter for a Latin one) is not the "
         "field it looks like.",
@@ -521,7 +536,7 @@ class Rule(enum.StrEnum):
         "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
     )
     SCHEMA_PROFILE_FIELD_AT_TOP_LEVEL = RuleDoc(
-        "schema.profile_field_at_top_level",
+        "schema.profile-field-at-top-level",
         "A profile field at an action's top level",
         "A safety profile field written beside the action's fields instead of under "
         "safety_profile would be kept and never applied.",
@@ -530,7 +545,7 @@ class Rule(enum.StrEnum):
         "JSON Schema (check-jsonschema, editors) keeps the key; the setting is lost.",
     )
     SCHEMA_INVISIBLE_CHARACTERS = RuleDoc(
-        "schema.invisible_characters",
+        "schema.invisible-characters",
         "A kept key holding invisible characters",
         "The models refuse keys with invisible characters too (for documents not read from "
         "YAML, e.g. the Python API).",
@@ -551,7 +566,7 @@ class Rule(enum.StrEnum):
         "hint",
     )
     INTERNAL_ERROR = RuleDoc(
-        "internal-error",
+        "internal.error",
         "An internal error",
         "The toolkit failed on this file: a bug. The language server shows it as a diagnostic "
         "and keeps serving; the CLI prints it on standard error.",
@@ -596,8 +611,8 @@ class Rule(enum.StrEnum):
         "bytes' problems, so this is one line, not a second copy of them.",
         "Fix what `safety-profile check FILE` (or the check hook) reports.",
     )
-    ADDED = RuleDoc(
-        "added",
+    DIFF_ADDED = RuleDoc(
+        "diff.added",
         "A safety profile was added",
         "A new profile overrides the next layer's (plan > action > project > global) and there "
         "is nothing to compare it with.",
@@ -624,8 +639,33 @@ class Rule(enum.StrEnum):
 
 
 # Ids a rule had before, which scripts may still name: `find_rule` and `safety-profile rules`
-# take them. (None yet: every id is still the one first released.)
-ALIASES: dict[str, Rule] = {}
+# take them (and say the id the rule has now). 0.1.0's ids mixed styles; each became the
+# `family.name` id above.
+ALIASES: dict[str, Rule] = {
+    "root-type": Rule.DOCUMENT_ROOT_TYPE,
+    "schema.extra_forbidden": Rule.SCHEMA_EXTRA_FORBIDDEN,
+    "schema.bool_type": Rule.SCHEMA_BOOL_TYPE,
+    "schema.int_type": Rule.SCHEMA_INT_TYPE,
+    "schema.float_type": Rule.SCHEMA_FLOAT_TYPE,
+    "schema.finite_number": Rule.SCHEMA_FINITE_NUMBER,
+    "schema.non_finite_number": Rule.SCHEMA_NON_FINITE_NUMBER,
+    "schema.greater_than_equal": Rule.SCHEMA_GREATER_THAN_EQUAL,
+    "schema.less_than_equal": Rule.SCHEMA_LESS_THAN_EQUAL,
+    "schema.string_type": Rule.SCHEMA_STRING_TYPE,
+    "schema.string_too_short": Rule.SCHEMA_STRING_TOO_SHORT,
+    "schema.is_instance_of": Rule.SCHEMA_IS_INSTANCE_OF,
+    "schema.sequence_str": Rule.SCHEMA_SEQUENCE_STR,
+    "schema.model_type": Rule.SCHEMA_MODEL_TYPE,
+    "schema.null_not_allowed": Rule.SCHEMA_NULL_NOT_ALLOWED,
+    "schema.cost_order": Rule.SCHEMA_COST_ORDER,
+    "schema.blank_categories": Rule.SCHEMA_BLANK_CATEGORIES,
+    "schema.misspelt_field": Rule.SCHEMA_MISSPELT_FIELD,
+    "schema.confusable_field": Rule.SCHEMA_CONFUSABLE_FIELD,
+    "schema.profile_field_at_top_level": Rule.SCHEMA_PROFILE_FIELD_AT_TOP_LEVEL,
+    "schema.invisible_characters": Rule.SCHEMA_INVISIBLE_CHARACTERS,
+    "internal-error": Rule.INTERNAL_ERROR,
+    "added": Rule.DIFF_ADDED,
+}
 
 
 def find_rule(rule_id: str) -> Rule | None:

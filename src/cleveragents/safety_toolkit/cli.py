@@ -428,6 +428,8 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.rule is not None and rule is None:
         _error_line(f"no rule {args.rule!r}; `safety-profile rules` lists them")
         return EXIT_USAGE
+    if rule is not None and rule != args.rule:
+        _error_line(f"note: rule {args.rule!r} is now {rule.value!r}")
     _emit(reporter(args.output_format).rules(rule))
     return EXIT_OK
 

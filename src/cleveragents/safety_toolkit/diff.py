@@ -64,7 +64,7 @@ class Finding:
     path: str  # the field, e.g. `safety_profile.max_total_cost` in an action; "" for the file
     verdict: Verdict
     detail: str  # `100.0 → null (no limit)`, or what became of the whole profile
-    rule: Rule  # `loosens.max_total_cost`, `loosens.removed`, `added`, ...
+    rule: Rule  # `loosens.max_total_cost`, `loosens.removed`, `diff.added`, ...
     old: Any = field(default=None, compare=False)  # JSON values, for scripts
     new: Any = field(default=None, compare=False)
 
@@ -226,7 +226,7 @@ def _whole_profile(
         line, column = loaded.document.position(loaded.prefix, of_key=True)
         path = render_loc(loaded.prefix)
     detail, rule = (
-        (REMOVED, Rule.LOOSENS_REMOVED) if verdict is Verdict.LOOSENS else (ADDED, Rule.ADDED)
+        (REMOVED, Rule.LOOSENS_REMOVED) if verdict is Verdict.LOOSENS else (ADDED, Rule.DIFF_ADDED)
     )
     return Finding(file, line, column, path, verdict, detail, rule, old, new)
 

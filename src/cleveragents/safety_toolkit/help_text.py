@@ -94,7 +94,8 @@ RULES_DESCRIPTION = """\
 List every rule the toolkit reports (its id, default severity and title), or explain one: what
 it refuses and why, how to fix it, which other readers of the file disagree, and where its
 documentation is. Every problem `check`, `diff`, `show` and `resolve` report names its rule
-(`--format json`: "rule"; `--format sarif`: the ruleId).
+(`--format json`: "rule"; `--format sarif`: the ruleId). A rule's former id
+(`schema.cost_order`, `root-type`, `added`, ...) still finds it, under the id it has now.
 """
 
 KIND_HELP = (
@@ -215,7 +216,7 @@ COMMAND_HELP = {
         [
             ("safety-profile rules", "(every rule)"),
             ("safety-profile rules yaml.tab", "(one rule explained)"),
-            ("safety-profile rules --format json schema.cost_order", "(for scripts)"),
+            ("safety-profile rules --format json schema.cost-order", "(for scripts)"),
         ],
         "0, 2 usage error (an unknown rule id is one)",
     ),

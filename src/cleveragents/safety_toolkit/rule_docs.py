@@ -6,29 +6,45 @@ from __future__ import annotations
 import json
 import textwrap
 
-from cleveragents.reading.rules import Rule, RuleDoc
+from cleveragents.reading.rules import ALIASES, Rule, RuleDoc
 
-__all__ = ["FAMILIES", "rule_json", "rule_text", "rules_json", "rules_list", "rules_markdown"]
+__all__ = [
+    "FAMILIES",
+    "family",
+    "former_ids",
+    "rule_json",
+    "rule_text",
+    "rules_json",
+    "rules_list",
+    "rules_markdown",
+]
 
-# The families of ids, in the order a file meets them, with what each is about.
+# The families of ids, in the order a file meets them, with what each is about: every rule's
+# family is one of them (tests/test_rule_catalogue.py).
 FAMILIES: dict[str, str] = {
     "file": "Files that cannot be read",
     "git": "Files git would not check out as committed (check, diff --git)",
     "yaml": "YAML the toolkit does not read (one file, one meaning for every reader)",
-    "root-type": "The document's shape",
+    "document": "The document's shape",
     "schema": "Values the schema (or a rule JSON Schema cannot express) does not allow",
     "kind": "Hints",
     "floor": "The organisation's floor (check, resolve, diff --git, the editor)",
-    "internal-error": "Bugs",
+    "internal": "Bugs",
     "loosens": "diff: a change that loosens a profile",
     "tightens": "diff: a change that tightens a profile",
-    "added": "diff: a profile with nothing to compare it with",
-    "diff": "diff --pre-commit: an invalid staged file, which the check hook reports",
+    "diff": "diff: a profile with nothing to compare it with, and (diff --pre-commit) an "
+    "invalid staged file, which the check hook reports",
 }
 
 
 def family(rule: Rule) -> str:
+    """`yaml` for `yaml.tab`: the part of the id before the dot."""
     return rule.value.split(".", 1)[0]
+
+
+def former_ids(rule: Rule) -> list[str]:
+    """The ids the rule had before (`ALIASES`), which scripts may still name."""
+    return [old for old, renamed in ALIASES.items() if renamed is rule]
 
 
 def _by_family() -> list[Rule]:
@@ -36,12 +52,13 @@ def _by_family() -> list[Rule]:
     return sorted(Rule, key=lambda rule: order.index(family(rule)))
 
 
-def _rule_object(rule: Rule) -> dict[str, str]:
-    return {**rule.doc._asdict(), "url": rule.url}
+def _rule_object(rule: Rule) -> dict[str, object]:
+    return {**rule.doc._asdict(), "url": rule.url, "formerly": former_ids(rule)}
 
 
 def rule_json(rule: Rule) -> str:
-    """{id, title, description, fix, severity, readers, url}: one rule, for scripts."""
+    """{id, title, description, fix, severity, readers, url, formerly}: one rule, for scripts
+    (`formerly`: the ids it had before, which `safety-profile rules` still takes)."""
     return json.dumps(_rule_object(rule), indent=2) + "\n"
 
 
@@ -63,14 +80,13 @@ def _paragraph(text: str, label: str = "") -> str:
 
 
 def rule_text(rule: Rule) -> str:
-    """One rule explained: `ID: title`, its severity, what it means, how to fix it, which
-    readers disagree and where the documentation is."""
+    """One rule explained: `ID: title`, the ids it had before, its severity, what it means,
+    how to fix it, which readers disagree and where the documentation is."""
     doc: RuleDoc = rule.doc
-    parts = [
-        f"{doc.id}: {doc.title}",
-        f"Default severity: {doc.severity}",
-        _paragraph(doc.description),
-    ]
+    parts = [f"{doc.id}: {doc.title}"]
+    if former_ids(rule):
+        parts.append(f"Formerly: {', '.join(former_ids(rule))}")
+    parts += [f"Default severity: {doc.severity}", _paragraph(doc.description)]
     parts.append(_paragraph(doc.fix, "How to fix: "))
     if doc.readers:
         parts.append(_paragraph(doc.readers, "Other readers: "))
@@ -105,6 +121,8 @@ def rules_markdown() -> str:
             lines += ["", f"## {FAMILIES[current]}"]
         doc = rule.doc
         lines += ["", f"### {doc.id}", "", f"**{doc.title}** ({doc.severity})", ""]
+        if former_ids(rule):
+            lines += [f"Formerly {', '.join(f'`{old}`' for old in former_ids(rule))}.", ""]
         lines += [doc.description, "", f"How to fix: {doc.fix}"]
         if doc.readers:
             lines += ["", f"Other readers: {doc.readers}"]

@@ -80,7 +80,7 @@ class JsonReporter(Reporter):
         "change, old, new, message, rule}], problems: [as check's]}",
         "resolve": "for scripts",
         "rules": "for scripts: the rule as {id, title, description, fix, severity, readers, "
-        "url}, or a list of them",
+        "url, formerly}, or a list of them",
         "show": "{file, kind, document, origins, problems}, for scripts",
     }
 
