@@ -33,6 +33,11 @@ def test_rules_id_explains_one_rule() -> None:
     assert text.startswith("yaml.tab: A tab where YAML readers disagree\n")
     assert "How to fix: Use spaces." in text
     assert "Other readers: libyaml accepts some of these tabs" in text
+    assert (
+        "Examples:\n  examples/invalid/tab_after_dash.safety_profile.yaml (tab after `-`)\n"
+        "    check-jsonschema: error: cannot parse (`found character '\\t'`)\n"
+        "    yaml-language-server: accepts\n"
+    ) in text
     assert text.endswith(f"More: {DOCS_URL}#yamltab\n")
 
 

@@ -92,7 +92,7 @@ def _paragraph(text: str, label: str = "") -> str:
 
 def rule_text(rule: Rule) -> str:
     """One rule explained: `ID: title`, its severity, what it means, how to fix it, which
-    readers disagree and where the documentation is."""
+    readers disagree (and what they say of its examples) and where the documentation is."""
     doc: RuleDoc = rule.doc
     parts = [
         f"{doc.id}: {doc.title}",
@@ -102,8 +102,18 @@ def rule_text(rule: Rule) -> str:
     parts.append(_paragraph(doc.fix, "How to fix: "))
     if doc.readers:
         parts.append(_paragraph(doc.readers, "Other readers: "))
+    if doc.examples:
+        parts.append("\n".join(["Examples:", *map(_example_text, doc.examples)]))
     parts.append(f"More: {rule.url}")
     return "\n\n".join(parts) + "\n"
+
+
+def _example_text(example: Example) -> str:
+    return (
+        f"  {example.path} ({example.case})\n"
+        f"    check-jsonschema: {_cell(example.check_jsonschema)}\n"
+        f"    yaml-language-server: {_cell(example.editor)}"
+    )
 
 
 def rules_markdown() -> str:
