@@ -1,21 +1,27 @@
-"""Write docs/rules.md from the rule catalogue (`cleveragents.reading.rules`).
+"""Write docs/rules.md, and the table "What each reader says" of docs/one-file-one-meaning.md,
+from the rule catalogue (`cleveragents.reading.rules`).
 
     .venv/bin/python scripts/generate_rule_docs.py
 
-tests/test_rules_command.py fails when the committed page differs from what this writes."""
+tests/test_rules_command.py fails when a committed page differs from what this writes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from cleveragents.safety_toolkit.rule_docs import rules_markdown
+from cleveragents.safety_toolkit.rule_docs import rules_markdown, with_readers_table
 
-RULES_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+RULES_PAGE = DOCS / "rules.md"
+READERS_PAGE = DOCS / "one-file-one-meaning.md"
 
 
 def main() -> int:
     RULES_PAGE.write_text(rules_markdown(), encoding="utf-8")
     print(f"wrote {RULES_PAGE}")
+    page = READERS_PAGE.read_text(encoding="utf-8")
+    READERS_PAGE.write_text(with_readers_table(page), encoding="utf-8")
+    print(f"wrote the readers table of {READERS_PAGE}")
     return 0
 
 

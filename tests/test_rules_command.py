@@ -12,9 +12,10 @@ from conftest import REPO_ROOT
 from programs import run_program
 
 from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor, rule_reference
-from cleveragents.safety_toolkit.rule_docs import rules_markdown
+from cleveragents.safety_toolkit.rule_docs import rules_markdown, with_readers_table
 
 RULES_PAGE = REPO_ROOT / "docs" / "rules.md"
+READERS_PAGE = REPO_ROOT / "docs" / "one-file-one-meaning.md"
 
 
 def test_rules_lists_every_rule_with_its_severity_and_title() -> None:
@@ -32,6 +33,11 @@ def test_rules_id_explains_one_rule() -> None:
     assert text.startswith("yaml.tab: A tab where YAML readers disagree\n")
     assert "How to fix: Use spaces." in text
     assert "Other readers: libyaml accepts some of these tabs" in text
+    assert (
+        "Examples:\n  examples/invalid/tab_after_dash.safety_profile.yaml (tab after `-`)\n"
+        "    check-jsonschema: error: cannot parse (`found character '\\t'`)\n"
+        "    yaml-language-server: accepts\n"
+    ) in text
     assert text.endswith(f"More: {DOCS_URL}#yamltab\n")
 
 
@@ -39,8 +45,21 @@ def test_rules_json_gives_every_field_of_a_rule_and_of_every_rule() -> None:
     one = run_program("safety-profile", "rules", "--format", "json", "schema.cost-order")
     assert one.returncode == 0
     rule = Rule.SCHEMA_COST_ORDER
-    formerly = ["schema.cost_order"]
-    assert json.loads(one.stdout) == {**rule.doc._asdict(), "url": rule.url, "formerly": formerly}
+    (example,) = rule.doc.examples
+    assert json.loads(one.stdout) == {
+        **rule.doc._asdict(),
+        "examples": [
+            {
+                "case": example.case,
+                "path": "examples/invalid/cost_order.safety_profile.yaml",
+                "ours": example.ours,
+                "check_jsonschema": {"verdict": "accepts", "detail": "JSON Schema cannot say it"},
+                "editor": {"verdict": "accepts", "detail": ""},
+            }
+        ],
+        "url": rule.url,
+        "formerly": ["schema.cost_order"],
+    }
     every = json.loads(run_program("safety-profile", "rules", "--format", "json").stdout)
     assert [entry["id"] for entry in every] == [entry.split()[0] for entry in _listed()]
 
@@ -81,6 +100,17 @@ def test_docs_rules_page_is_the_catalogue_written_out() -> None:
     assert RULES_PAGE.read_text(encoding="utf-8") == rules_markdown(), (
         "docs/rules.md is out of date: run .venv/bin/python scripts/generate_rule_docs.py"
     )
+
+
+def test_the_readers_table_is_the_catalogues_examples_written_out() -> None:
+    page = READERS_PAGE.read_text(encoding="utf-8")
+    assert page == with_readers_table(page), (
+        "the table of docs/one-file-one-meaning.md is out of date: run "
+        ".venv/bin/python scripts/generate_rule_docs.py"
+    )
+    for rule in Rule:
+        for example in rule.doc.examples:
+            assert f"| {example.case} | [`" in page, example.case
 
 
 def test_every_rule_has_its_own_heading_where_its_url_points() -> None:

@@ -30,7 +30,10 @@ __all__ = [
     "ALIASES",
     "DOCS_URL",
     "ID_PATTERN",
+    "REPOSITORY_URL",
     "STRICTER",
+    "Example",
+    "Reading",
     "Rule",
     "RuleDoc",
     "RuleReference",
@@ -40,14 +43,36 @@ __all__ = [
 ]
 
 Severity = Literal["error", "hint"]
+Verdict = Literal["error", "accepts", "crashes"]
 
 # The one style of every id (see above): `family.name`, the name's words joined by `-`, or, for
 # `loosens.FIELD` and `tightens.FIELD`, a profile field's name. The output schemas of `check`
 # and `diff` give their `rule` the same pattern.
 ID_PATTERN = r"^[a-z]+\.(?:[a-z0-9]+(?:-[a-z0-9]+)*|[a-z0-9]+(?:_[a-z0-9]+)+)$"
 
-# Where docs/rules.md is published; each rule has its own heading there (`rule_anchor`).
-DOCS_URL = "https://github.com/cleveragents/cleveragents-safety-profile/blob/main/docs/rules.md"
+# Where the repository's files are published (examples link there from the docs), and
+# docs/rules.md, where each rule has its own heading (`rule_anchor`).
+REPOSITORY_URL = "https://github.com/cleveragents/cleveragents-safety-profile/blob/main/"
+DOCS_URL = f"{REPOSITORY_URL}docs/rules.md"
+
+
+class Reading(NamedTuple):
+    """What one other reader makes of an example file: its verdict, and what it reads or says."""
+
+    verdict: Verdict
+    detail: str = ""
+
+
+class Example(NamedTuple):
+    """A file in examples/ the rule refuses, and what the other readers make of it: a row of
+    "What each reader says" (docs/one-file-one-meaning.md), which tests/test_readers_agree.py
+    checks against the real readers."""
+
+    case: str  # what the file shows, in a few words
+    path: str  # relative to the repository root
+    ours: str  # what our message says, in short (our verdict is always error)
+    check_jsonschema: Reading  # check-jsonschema 0.39, --schemafile
+    editor: Reading  # yaml-language-server 2.0, as VS Code's YAML extension runs it
 
 
 class RuleDoc(NamedTuple):
@@ -59,6 +84,7 @@ class RuleDoc(NamedTuple):
     fix: str  # what to write instead
     severity: Severity = "error"  # "hint": said beside a file's errors, never alone
     readers: str = ""  # which other readers (PyYAML, check-jsonschema, editors) disagree
+    examples: tuple[Example, ...] = ()  # files that show what each reader says
 
 
 _LOOSENS_FIX = (
@@ -203,6 +229,15 @@ class Rule(enum.StrEnum):
         "A control character (other than tab, line feed and carriage return) or another "
         "character outside YAML's printable set.",
         "Remove the character.",
+        examples=(
+            Example(
+                "control character",
+                "examples/invalid/control_character.safety_profile.yaml",
+                "U+0001 is not allowed",
+                Reading("error", "cannot parse"),
+                Reading("error", "reads text, not a boolean"),
+            ),
+        ),
     )
     YAML_BYTE_ORDER_MARK = RuleDoc(
         "yaml.byte-order-mark",
@@ -212,6 +247,15 @@ class Rule(enum.StrEnum):
         "Remove it.",
         "error",
         "check-jsonschema refuses the key; yaml-language-server skips the mark.",
+        examples=(
+            Example(
+                "second BOM",
+                "examples/invalid/second_bom.safety_profile.yaml",
+                "after the start of the file",
+                Reading("error", "`'\\ufeffallow_unsafe_tools' was unexpected`"),
+                Reading("accepts", "`allow_unsafe_tools: true`"),
+            ),
+        ),
     )
     YAML_LONE_CARRIAGE_RETURN = RuleDoc(
         "yaml.lone-carriage-return",
@@ -221,6 +265,15 @@ class Rule(enum.StrEnum):
         "Use LF (or CRLF) line endings throughout.",
         "error",
         "check-jsonschema and yaml-language-server read the text after the CR as a new line.",
+        examples=(
+            Example(
+                "lone CR",
+                "examples/invalid/lone_carriage_return.safety_profile.yaml",
+                "a terminal shows a comment",
+                Reading("accepts", "`allow_unsafe_tools: true`"),
+                Reading("accepts", "`allow_unsafe_tools: true`"),
+            ),
+        ),
     )
     YAML_AMBIGUOUS_LINE_BREAK = RuleDoc(
         "yaml.ambiguous-line-break",
@@ -230,6 +283,15 @@ class Rule(enum.StrEnum):
         "Remove the character.",
         "error",
         "libyaml breaks the line; yaml-language-server reads it as part of the text.",
+        examples=(
+            Example(
+                "U+2028",
+                "examples/invalid/line_separator.safety_profile.yaml",
+                "a line break to some readers only",
+                Reading("error", "cannot parse"),
+                Reading("accepts", "part of the comment"),
+            ),
+        ),
     )
     YAML_DIRECTIVE = RuleDoc(
         "yaml.directive",
@@ -239,6 +301,22 @@ class Rule(enum.StrEnum):
         "Remove the directive.",
         "error",
         "check-jsonschema and yaml-language-server follow `%YAML 1.1`; PyYAML ignores it.",
+        examples=(
+            Example(
+                "`%YAML` directive",
+                "examples/invalid/directive_yaml.safety_profile.yaml",
+                "the directive, and `yes`",
+                Reading("accepts", "`%YAML 1.1` makes `yes` true"),
+                Reading("accepts", "`%YAML 1.1` makes `yes` true"),
+            ),
+            Example(
+                "`%TAG` directive",
+                "examples/invalid/directive_tag.safety_profile.yaml",
+                "the directive, and the tag",
+                Reading("error", "no constructor for the tag"),
+                Reading("error", "unresolved tag"),
+            ),
+        ),
     )
     YAML_MULTIPLE_DOCUMENTS = RuleDoc(
         "yaml.multiple-documents",
@@ -247,6 +325,22 @@ class Rule(enum.StrEnum):
         "Remove the `---` separator and what follows, or split the file.",
         "error",
         "yaml-language-server accepts several documents; check-jsonschema refuses them.",
+        examples=(
+            Example(
+                "a second `...`",
+                "examples/invalid/document_end_twice.safety_profile.yaml",
+                "keep one",
+                Reading("error", "expected a single document"),
+                Reading("error", "a second, empty document"),
+            ),
+            Example(
+                "several documents",
+                "examples/invalid/multi_document.safety_profile.yaml",
+                "keep one",
+                Reading("error", "expected a single document"),
+                Reading("accepts"),
+            ),
+        ),
     )
     YAML_SYNTAX = RuleDoc(
         "yaml.syntax",
@@ -264,6 +358,29 @@ class Rule(enum.StrEnum):
         "error",
         "libyaml accepts some of these tabs; PyYAML's own reader and check-jsonschema refuse "
         "the file.",
+        examples=(
+            Example(
+                "tab after `-`",
+                "examples/invalid/tab_after_dash.safety_profile.yaml",
+                "a tab here; use spaces",
+                Reading("error", "cannot parse (`found character '\\t'`)"),
+                Reading("accepts"),
+            ),
+            Example(
+                "tab after `key:`",
+                "examples/invalid/tab_after_colon.safety_profile.yaml",
+                "a tab here; use spaces",
+                Reading("error", "cannot parse (`found character '\\t'`)"),
+                Reading("accepts"),
+            ),
+            Example(
+                "tab before a comment",
+                "examples/invalid/tab_before_comment.safety_profile.yaml",
+                "a tab here; use spaces",
+                Reading("error", "cannot parse (`found character '\\t'`)"),
+                Reading("accepts"),
+            ),
+        ),
     )
     YAML_INDENTATION = RuleDoc(
         "yaml.indentation",
@@ -273,6 +390,22 @@ class Rule(enum.StrEnum):
         "Indent the line.",
         "error",
         "YAML 1.2 readers refuse it; libyaml (PyYAML, check-jsonschema) reads it.",
+        examples=(
+            Example(
+                "unindented flow line",
+                "examples/invalid/flow_continuation_unindented.safety_profile.yaml",
+                "indent it",
+                Reading("accepts"),
+                Reading("error", "flow sequence must be sufficiently indented"),
+            ),
+            Example(
+                "unindented quoted line",
+                "examples/actions/invalid/quoted_continuation_unindented.action.yaml",
+                "indent it",
+                Reading("accepts"),
+                Reading("error", "missing closing quote"),
+            ),
+        ),
     )
     YAML_COMMENT = RuleDoc(
         "yaml.comment",
@@ -281,6 +414,22 @@ class Rule(enum.StrEnum):
         "Add a space before `#`, or quote the text if `#` belongs to it.",
         "error",
         "check-jsonschema reads a comment; YAML 1.2 readers refuse it or read text.",
+        examples=(
+            Example(
+                "`#` without a space",
+                "examples/invalid/comment_without_space.safety_profile.yaml",
+                "a comment needs a space before `#`",
+                Reading("accepts", "reads a comment"),
+                Reading("accepts"),
+            ),
+            Example(
+                "`#` after a block scalar indicator",
+                "examples/actions/invalid/block_scalar_header_comment.action.yaml",
+                "a comment needs a space before `#`",
+                Reading("error", "cannot parse"),
+                Reading("accepts"),
+            ),
+        ),
     )
     YAML_ANCHOR_NAME = RuleDoc(
         "yaml.anchor-name",
@@ -289,6 +438,15 @@ class Rule(enum.StrEnum):
         "Use only letters, digits, `-` and `_` in the name, and a space after it.",
         "error",
         "yaml-language-server reads anchor `an:chor`; libyaml ends the name at `:`.",
+        examples=(
+            Example(
+                "`:` in an anchor name",
+                "examples/invalid/anchor_name_colon.safety_profile.yaml",
+                "readers end the name at different places",
+                Reading("accepts"),
+                Reading("accepts", "anchor `an:chor`, value `code` (a warning only)"),
+            ),
+        ),
     )
     YAML_FLOW_INDICATOR = RuleDoc(
         "yaml.flow-indicator",
@@ -298,6 +456,36 @@ class Rule(enum.StrEnum):
         "Quote the text, or put a space after `:`.",
         "error",
         "libyaml reads a key or a mapping where YAML 1.2 readers read text, or the reverse.",
+        examples=(
+            Example(
+                "`?x` in a flow list",
+                "examples/invalid/flow_question_mark.safety_profile.yaml",
+                "a key to libyaml, text in YAML 1.2",
+                Reading("error", "`{'code': None} is not of type 'string'`"),
+                Reading("accepts", "reads `?code`"),
+            ),
+            Example(
+                "`-` in a flow list",
+                "examples/invalid/flow_lone_dash.safety_profile.yaml",
+                "quote it",
+                Reading("accepts", "reads `-`"),
+                Reading("error", "block collections are not allowed within flow collections"),
+            ),
+            Example(
+                "`?` inside text in a flow list",
+                "examples/invalid/flow_question_inside_text.safety_profile.yaml",
+                "PyYAML ends the text at `?`",
+                Reading("accepts", "reads `code?`"),
+                Reading("accepts", "reads `code?`"),
+            ),
+            Example(
+                '`"key":value` in a flow list',
+                "examples/invalid/flow_list_colon_no_space.safety_profile.yaml",
+                "put a space after `:`",
+                Reading("error", "cannot parse"),
+                Reading("error", "a mapping, not a category name"),
+            ),
+        ),
     )
     YAML_BLOCK_SCALAR = RuleDoc(
         "yaml.block-scalar",
@@ -308,6 +496,29 @@ class Rule(enum.StrEnum):
         "break.",
         "error",
         "libyaml, ruamel (check-jsonschema) and yaml-language-server each read these differently.",
+        examples=(
+            Example(
+                "block scalar blank lines",
+                "examples/actions/invalid/block_scalar_blank_line_spaces.action.yaml",
+                "remove the trailing spaces",
+                Reading("error", "cannot parse"),
+                Reading("error", "more-indented leading empty lines"),
+            ),
+            Example(
+                "top-level block scalar not indented",
+                "examples/invalid/root_block_scalar_unindented.safety_profile.yaml",
+                "libyaml reads a comment, ruamel text",
+                Reading("error", "not of type 'object' (reads the text)"),
+                Reading("error", "not a mapping"),
+            ),
+            Example(
+                "block scalar blank line with fewer spaces",
+                "examples/actions/invalid/block_scalar_blank_line_fewer_spaces.action.yaml",
+                "remove the spaces from the blank line",
+                Reading("error", "cannot parse"),
+                Reading("accepts"),
+            ),
+        ),
     )
     YAML_TAG = RuleDoc(
         "yaml.tag",
@@ -318,6 +529,36 @@ class Rule(enum.StrEnum):
         "Remove the tag: write a plain value.",
         "error",
         "PyYAML's unsafe loaders run Python tags; others fail or read text.",
+        examples=(
+            Example(
+                "non-specific tag `!`",
+                "examples/invalid/non_specific_tag.safety_profile.yaml",
+                "text in YAML 1.2, an integer to libyaml",
+                Reading("accepts", "reads 12"),
+                Reading("error", "text, not a whole number"),
+            ),
+            Example(
+                "a tag followed by `,`",
+                "examples/invalid/tag_then_comma.safety_profile.yaml",
+                "put a space after the tag",
+                Reading("error", "cannot parse"),
+                Reading("accepts"),
+            ),
+            Example(
+                "custom tag",
+                "examples/invalid/custom_tag.safety_profile.yaml",
+                "tags are not allowed",
+                Reading("error", "no constructor for the tag"),
+                Reading("error", "unresolved tag"),
+            ),
+            Example(
+                "Python tag",
+                "examples/invalid/python_tag.safety_profile.yaml",
+                "tags are not allowed, never run",
+                Reading("error", "no constructor for the tag"),
+                Reading("error", "unresolved tag"),
+            ),
+        ),
     )
     YAML_SCALAR = RuleDoc(
         "yaml.scalar",
@@ -334,6 +575,94 @@ class Rule(enum.StrEnum):
         "Write the value unambiguously (`true`, `10`, `1000.0`), or quote it if it is text.",
         "error",
         f"{_YAML11} and the YAML 1.2 readers (editors, check-jsonschema) read different values.",
+        examples=(
+            Example(
+                "YAML 1.1 boolean words",
+                "examples/invalid/yaml11_yes.safety_profile.yaml",
+                "text in YAML 1.2, true in YAML 1.1; write true",
+                Reading("error", "`'yes' is not of type 'boolean'`"),
+                Reading("error", "expected true or false"),
+            ),
+            Example(
+                "`y` and `n`",
+                "examples/invalid/yaml11_y.safety_profile.yaml",
+                "text in YAML 1.2, true in YAML 1.1",
+                Reading("error", "not of type 'boolean'"),
+                Reading("error", "expected true or false"),
+            ),
+            Example(
+                "leading zero",
+                "examples/invalid/yaml11_leading_zero.safety_profile.yaml",
+                "10 in YAML 1.2, 8 in YAML 1.1; write 10",
+                Reading("accepts", "reads 10"),
+                Reading("accepts", "reads 10"),
+            ),
+            Example(
+                "`0o` octal",
+                "examples/invalid/yaml12_octal.safety_profile.yaml",
+                "10 in YAML 1.2, text in YAML 1.1",
+                Reading("accepts", "reads 10"),
+                Reading("accepts", "reads 10"),
+            ),
+            Example(
+                "exponent without a dot",
+                "examples/invalid/yaml12_exponent.safety_profile.yaml",
+                "1000.0 in YAML 1.2, text in YAML 1.1; write 1000.0",
+                Reading("accepts", "reads 1000.0"),
+                Reading("accepts", "reads 1000.0"),
+            ),
+            Example(
+                "`1_000`, `0b101`, `1:20`",
+                "examples/invalid/yaml11_integer_forms.safety_profile.yaml",
+                "text in YAML 1.2, numbers in YAML 1.1, each",
+                Reading(
+                    "error", "only `'1:20' is not of type 'integer'` (reads the others as numbers)"
+                ),
+                Reading("error", "each is text"),
+            ),
+            Example(
+                "signed hexadecimal",
+                "examples/invalid/yaml11_signed_hex.safety_profile.yaml",
+                "text in YAML 1.2, 31 in YAML 1.1",
+                Reading("accepts", "reads 31"),
+                Reading("error", "text, not a whole number"),
+            ),
+            Example(
+                "dates",
+                "examples/invalid/yaml11_date.safety_profile.yaml",
+                "text in YAML 1.2, a date in YAML 1.1",
+                Reading("accepts"),
+                Reading("accepts"),
+            ),
+            Example(
+                "`on` as text",
+                "examples/invalid/yaml11_on_category.safety_profile.yaml",
+                "text in YAML 1.2, true in YAML 1.1",
+                Reading("accepts", "reads text"),
+                Reading("accepts", "reads text"),
+            ),
+            Example(
+                "`on` as a key",
+                "examples/invalid/yaml11_key.safety_profile.yaml",
+                "text in YAML 1.2, true in YAML 1.1",
+                Reading("error", "`'on' was unexpected`"),
+                Reading("error", "property on is not allowed"),
+            ),
+            Example(
+                "`=`",
+                "examples/invalid/yaml11_equals.safety_profile.yaml",
+                "PyYAML cannot load it",
+                Reading("error", "cannot parse (no constructor for `tag:yaml.org,2002:value`)"),
+                Reading("accepts", "reads text"),
+            ),
+            Example(
+                "`_` and signs in numbers",
+                "examples/invalid/lenient_numbers.safety_profile.yaml",
+                "text in YAML 1.2, 15 and -15 to ruamel",
+                Reading("error", "only `-15 is less than the minimum of 0` (reads 15 and -15)"),
+                Reading("error", "text, not numbers"),
+            ),
+        ),
     )
     YAML_INTEGER_TOO_LONG = RuleDoc(
         "yaml.integer-too-long",
@@ -342,6 +671,15 @@ class Rule(enum.StrEnum):
         "Write a shorter number.",
         "error",
         "check-jsonschema crashes with a traceback past 4,300 digits.",
+        examples=(
+            Example(
+                "4,000-digit integer",
+                "examples/invalid/integer_too_long.safety_profile.yaml",
+                "longer than 40 digits",
+                Reading("crashes", "a traceback (`Exceeds the limit (4300 digits)`)"),
+                Reading("error", "above the maximum"),
+            ),
+        ),
     )
     YAML_KEY_TYPE = RuleDoc(
         "yaml.key-type",
@@ -357,6 +695,29 @@ class Rule(enum.StrEnum):
         "Write the fields out.",
         "error",
         "check-jsonschema and yaml-language-server merge; YAML 1.2 readers keep a key `<<`.",
+        examples=(
+            Example(
+                "merge key",
+                "examples/invalid/merge_key.safety_profile.yaml",
+                "merge keys are not allowed",
+                Reading("error", "`'base' was unexpected` (merges the rest)"),
+                Reading("error", "property base is not allowed (merges the rest)"),
+            ),
+            Example(
+                "merge key, nested",
+                "examples/invalid/merge_key_nested.safety_profile.yaml",
+                "merge keys are not allowed",
+                Reading("error", "`'base', 'nested' were unexpected`"),
+                Reading("error", "properties not allowed"),
+            ),
+            Example(
+                "merge key in an action",
+                "examples/actions/invalid/merge_key_top_level.action.yaml",
+                "merge keys are not allowed",
+                Reading("accepts", "merges, the action allows unsafe tools"),
+                Reading("accepts", "merges"),
+            ),
+        ),
     )
     YAML_INVISIBLE_CHARACTER = RuleDoc(
         "yaml.invisible-character",
@@ -366,6 +727,22 @@ class Rule(enum.StrEnum):
         "Remove the invisible characters.",
         "error",
         "Other readers report an unknown field, or keep the setting under a key nobody reads.",
+        examples=(
+            Example(
+                "invisible character in a key",
+                "examples/invalid/key_zero_width_space.safety_profile.yaml",
+                "U+200B",
+                Reading("error", "`'require_sandbox\\u200b' was unexpected`"),
+                Reading("error", "property not allowed"),
+            ),
+            Example(
+                "invisible character in an action key",
+                "examples/actions/invalid/invisible_safety_profile.action.yaml",
+                "U+200B",
+                Reading("accepts", "the action has no profile"),
+                Reading("accepts", "the action has no profile"),
+            ),
+        ),
     )
     YAML_DUPLICATE_KEY = RuleDoc(
         "yaml.duplicate-key",
@@ -374,6 +751,15 @@ class Rule(enum.StrEnum):
         "Keep only one.",
         "error",
         "PyYAML keeps the last value silently.",
+        examples=(
+            Example(
+                "duplicate keys",
+                "examples/invalid/duplicate_key.safety_profile.yaml",
+                "the key and both lines",
+                Reading("error", "cannot parse (duplicate key)"),
+                Reading("error", "map keys must be unique"),
+            ),
+        ),
     )
     YAML_TOO_DEEP = RuleDoc(
         "yaml.too-deep",
@@ -392,6 +778,15 @@ class Rule(enum.StrEnum):
         "A document whose text expands past the limit",
         "More than 1 MiB of text after alias expansion (one long string repeated by aliases).",
         "Simplify the document.",
+        examples=(
+            Example(
+                "text multiplied by aliases",
+                "examples/invalid/alias_text_bomb.safety_profile.yaml",
+                "expands to more than 1 MiB of text",
+                Reading("error", "properties not allowed"),
+                Reading("error", "properties not allowed"),
+            ),
+        ),
     )
     YAML_RECURSIVE_ALIAS = RuleDoc(
         "yaml.recursive-alias",
@@ -412,6 +807,15 @@ class Rule(enum.StrEnum):
         "An unknown field",
         "The schema has no such field (a typo, or a field of another kind of document).",
         "Use the suggested field name, or remove the key; `safety-profile schema` lists them.",
+        examples=(
+            Example(
+                "unknown profile key",
+                "examples/invalid/typo_key.safety_profile.yaml",
+                "did you mean allow_unsafe_tools?",
+                Reading("error", "`'allow_unsafe_tool' was unexpected`"),
+                Reading("error", "property not allowed"),
+            ),
+        ),
     )
     SCHEMA_MISSING = RuleDoc(
         "schema.missing",
@@ -444,6 +848,15 @@ class Rule(enum.StrEnum):
         "Write a finite number, or null for no limit.",
         "error",
         "JSON Schema (check-jsonschema, editors) accepts them.",
+        examples=(
+            Example(
+                "non-finite cost",
+                "examples/invalid/nan_cost.safety_profile.yaml",
+                "not a finite number",
+                Reading("accepts"),
+                Reading("accepts"),
+            ),
+        ),
     )
     SCHEMA_NON_FINITE_NUMBER = RuleDoc(
         "schema.non-finite-number",
@@ -508,6 +921,15 @@ class Rule(enum.StrEnum):
         "Lower max_cost_per_plan, or raise max_total_cost.",
         "error",
         "JSON Schema (check-jsonschema, editors) accepts it.",
+        examples=(
+            Example(
+                "cost order",
+                "examples/invalid/cost_order.safety_profile.yaml",
+                "per-plan cost above the total",
+                Reading("accepts", "JSON Schema cannot say it"),
+                Reading("accepts"),
+            ),
+        ),
     )
     SCHEMA_BLANK_CATEGORIES = RuleDoc(
         "schema.blank-categories",
@@ -516,6 +938,15 @@ class Rule(enum.StrEnum):
         "Name the categories, or write `[]` to allow every category.",
         "error",
         "JSON Schema (check-jsonschema, editors) accepts it.",
+        examples=(
+            Example(
+                "only blank categories",
+                "examples/invalid/categories_only_blank.safety_profile.yaml",
+                "would allow every category",
+                Reading("accepts"),
+                Reading("accepts"),
+            ),
+        ),
     )
     SCHEMA_MISSPELT_FIELD = RuleDoc(
         "schema.misspelt-field",
@@ -525,6 +956,15 @@ class Rule(enum.StrEnum):
         "Use the suggested field name.",
         "error",
         "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
+        examples=(
+            Example(
+                "misspelt action field",
+                "examples/actions/invalid/misspelt_safety_profile.action.yaml",
+                "did you mean safety_profile?",
+                Reading("accepts", "the action has no profile"),
+                Reading("accepts", "the action has no profile"),
+            ),
+        ),
     )
     SCHEMA_CONFUSABLE_FIELD = RuleDoc(
         "schema.confusable-field",
@@ -534,6 +974,15 @@ class Rule(enum.StrEnum):
         "Retype the key in plain ASCII.",
         "error",
         "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
+        examples=(
+            Example(
+                "Cyrillic look-alike action key",
+                "examples/actions/invalid/confusable_safety_profile.action.yaml",
+                "looks like safety_profile",
+                Reading("accepts", "the action has no profile"),
+                Reading("accepts", "the action has no profile"),
+            ),
+        ),
     )
     SCHEMA_PROFILE_FIELD_AT_TOP_LEVEL = RuleDoc(
         "schema.profile-field-at-top-level",
@@ -543,6 +992,15 @@ class Rule(enum.StrEnum):
         "Indent it under safety_profile.",
         "error",
         "JSON Schema (check-jsonschema, editors) keeps the key; the setting is lost.",
+        examples=(
+            Example(
+                "profile field at an action's top level",
+                "examples/actions/invalid/profile_field_unindented.action.yaml",
+                "indent it under safety_profile",
+                Reading("accepts", "the setting is lost"),
+                Reading("accepts", "the setting is lost"),
+            ),
+        ),
     )
     SCHEMA_INVISIBLE_CHARACTERS = RuleDoc(
         "schema.invisible-characters",

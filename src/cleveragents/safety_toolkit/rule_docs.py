@@ -1,23 +1,34 @@
 """The catalogue of rules, written out: `safety-profile rules` (every rule, or one, as text or
-JSON, as `ruff rule` does) and docs/rules.md, all from `cleveragents.reading.rules`."""
+JSON, as `ruff rule` does), docs/rules.md and the table "What each reader says" of
+docs/one-file-one-meaning.md, all from `cleveragents.reading.rules`."""
 
 from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import PurePosixPath
 
-from cleveragents.reading.rules import ALIASES, Rule, RuleDoc
+from cleveragents.reading.rules import ALIASES, REPOSITORY_URL, Example, Reading, Rule, RuleDoc
 
 __all__ = [
     "FAMILIES",
     "family",
     "former_ids",
+    "readers_table",
     "rule_json",
     "rule_text",
     "rules_json",
     "rules_list",
     "rules_markdown",
+    "with_readers_table",
 ]
+
+_GENERATED_BY = (
+    "Generated from src/cleveragents/reading/rules.py by `python scripts/generate_rule_docs.py`; "
+    "do not edit by hand."
+)
+# Where the table of examples is, and the section of the page that holds it.
+READERS_SECTION = "one-file-one-meaning.md#what-each-reader-says"
 
 # The families of ids, in the order a file meets them, with what each is about: every rule's
 # family is one of them (tests/test_rule_catalogue.py).
@@ -52,13 +63,27 @@ def _by_family() -> list[Rule]:
     return sorted(Rule, key=lambda rule: order.index(family(rule)))
 
 
+def _example_object(example: Example) -> dict[str, object]:
+    readings = {"check_jsonschema": example.check_jsonschema, "editor": example.editor}
+    return {
+        **example._asdict(),
+        **{reader: reading._asdict() for reader, reading in readings.items()},
+    }
+
+
 def _rule_object(rule: Rule) -> dict[str, object]:
-    return {**rule.doc._asdict(), "url": rule.url, "formerly": former_ids(rule)}
+    examples = [_example_object(example) for example in rule.doc.examples]
+    return {
+        **rule.doc._asdict(),
+        "examples": examples,
+        "url": rule.url,
+        "formerly": former_ids(rule),
+    }
 
 
 def rule_json(rule: Rule) -> str:
-    """{id, title, description, fix, severity, readers, url, formerly}: one rule, for scripts
-    (`formerly`: the ids it had before, which `safety-profile rules` still takes)."""
+    """{id, title, description, fix, severity, readers, examples, url, formerly}: one rule,
+    for scripts (`formerly`: the ids it had before, which `safety-profile rules` still takes)."""
     return json.dumps(_rule_object(rule), indent=2) + "\n"
 
 
@@ -81,7 +106,8 @@ def _paragraph(text: str, label: str = "") -> str:
 
 def rule_text(rule: Rule) -> str:
     """One rule explained: `ID: title`, the ids it had before, its severity, what it means,
-    how to fix it, which readers disagree and where the documentation is."""
+    how to fix it, which readers disagree (and what they say of its examples) and where the
+    documentation is."""
     doc: RuleDoc = rule.doc
     parts = [f"{doc.id}: {doc.title}"]
     if former_ids(rule):
@@ -90,8 +116,18 @@ def rule_text(rule: Rule) -> str:
     parts.append(_paragraph(doc.fix, "How to fix: "))
     if doc.readers:
         parts.append(_paragraph(doc.readers, "Other readers: "))
+    if doc.examples:
+        parts.append("\n".join(["Examples:", *map(_example_text, doc.examples)]))
     parts.append(f"More: {rule.url}")
     return "\n\n".join(parts) + "\n"
+
+
+def _example_text(example: Example) -> str:
+    return (
+        f"  {example.path} ({example.case})\n"
+        f"    check-jsonschema: {_cell(example.check_jsonschema)}\n"
+        f"    yaml-language-server: {_cell(example.editor)}"
+    )
 
 
 def rules_markdown() -> str:
@@ -100,8 +136,7 @@ def rules_markdown() -> str:
     lines = [
         "# Rules",
         "",
-        "<!-- Generated from src/cleveragents/reading/rules.py by "
-        "`python scripts/generate_rule_docs.py`; do not edit by hand. -->",
+        f"<!-- {_GENERATED_BY} -->",
         "",
         "Every problem `safety-profile` reports (in `check`, `diff`, `show`, `resolve`, the "
         "pre-commit hooks, SARIF and editors) names one of these rules by its id. "
@@ -126,4 +161,53 @@ def rules_markdown() -> str:
         lines += [doc.description, "", f"How to fix: {doc.fix}"]
         if doc.readers:
             lines += ["", f"Other readers: {doc.readers}"]
+        if doc.examples:
+            names = ", ".join(f"`{_example_name(example)}`" for example in doc.examples)
+            lines += ["", f"Examples: {names} ([what each reader says]({READERS_SECTION}))."]
     return "\n".join(lines) + "\n"
+
+
+def _example_name(example: Example) -> str:
+    return PurePosixPath(example.path).name.split(".", 1)[0]
+
+
+def _cell(reading: Reading) -> str:
+    return f"{reading.verdict}: {reading.detail}" if reading.detail else reading.verdict
+
+
+def readers_table() -> str:
+    """The table "What each reader says": for each rule's examples, what our hook,
+    check-jsonschema and yaml-language-server say. Each reader's cell starts with its verdict
+    (`error`, `accepts` or `crashes`), which tests/test_readers_agree.py checks."""
+    lines = [
+        "| rule | case | example | `safety-profile` (the hook) | check-jsonschema 0.39 | "
+        "yaml-language-server 2.0 |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rule in _by_family():
+        for example in rule.doc.examples:
+            cells = (
+                f"[`{rule.value}`](rules.md#{rule.url.rsplit('#', 1)[1]})",
+                example.case,
+                f"[`{_example_name(example)}`]({REPOSITORY_URL}{example.path})",
+                f"error: {example.ours}",
+                _cell(example.check_jsonschema),
+                _cell(example.editor),
+            )
+            lines.append(f"| {' | '.join(cells)} |")
+    return "\n".join(lines) + "\n"
+
+
+_READERS_TABLE_MARK = "<!-- readers-table"
+_READERS_TABLE_START = f"{_READERS_TABLE_MARK}: {_GENERATED_BY} -->\n"
+_READERS_TABLE_END = "<!-- end readers-table -->"
+
+
+def with_readers_table(page: str) -> str:
+    """The page with `readers_table()` between its `<!-- readers-table: ... -->` and
+    `<!-- end readers-table -->` lines."""
+    before, start, rest = page.partition(_READERS_TABLE_MARK)
+    _, end, after = rest.partition(_READERS_TABLE_END)
+    if not (start and end):
+        raise ValueError("the page has no readers-table markers")
+    return f"{before}{_READERS_TABLE_START}{readers_table()}{_READERS_TABLE_END}{after}"
