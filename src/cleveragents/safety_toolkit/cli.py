@@ -411,8 +411,9 @@ def run_resolve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
 
     floor = _checked_floor(parser, args)
     given = resolve_layers(args)
-    # A plan is resolved for the project the command runs in: its floor is found from here.
-    resolution, problems = resolve_files(given, Floors(floor).for_folder(os.curdir))
+    # A plan is resolved for the project the command runs in, from its layers' files: the
+    # floors of both apply.
+    resolution, problems = resolve_files(given, Floors(floor).for_resolution(list(given.values())))
     report = reporter(args.output_format, _colour(args.output_format))
     if resolution is None:
         _emit(report.check(problems, len(given)))

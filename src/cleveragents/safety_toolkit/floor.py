@@ -72,6 +72,9 @@ class Floor(NamedTuple):
 
     profile: SafetyProfile
     source: str  # `pkg:acme_policies/floor.safety_profile.yaml`, or the file's path
+    # The file read, resolved: two settings naming one file are one floor (never two files
+    # whose names merely read alike).
+    identity: str = ""
 
 
 class FloorSetting(NamedTuple):
@@ -99,6 +102,13 @@ def _shown_path(path: str) -> str:
     return os.path.relpath(os.path.abspath(path))
 
 
+def _looks_like_ours(name: str) -> bool:
+    """`safety_profile`, `Safety-Profile`, `safety` U+2010 `profile`: a name a reader takes for
+    [tool.safety-profile] at a glance."""
+    letters = "".join(character for character in name.casefold() if character.isalnum())
+    return letters in ("safetyprofile", "safetyprofiles")
+
+
 def _read_config(pyproject: str) -> _Configured | None:
     """The floor a pyproject.toml sets in [tool.safety-profile], if any."""
     import tomllib
@@ -112,8 +122,17 @@ def _read_config(pyproject: str) -> _Configured | None:
         raise FloorError(f"{shown}: cannot be read ({reason})") from None
     except tomllib.TOMLDecodeError as error:
         raise FloorError(f"{shown}: invalid TOML: {error}") from None
-    tool = document.get("tool")
-    table = tool.get(CONFIG_TABLE) if isinstance(tool, dict) else None
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise FloorError(f"{shown}: tool must be a table, [tool]; found {tool!r}")
+    # A misspelt table (`[tool.safety_profile]`, a look-alike dash) must not pass for no floor.
+    near = sorted(name for name in tool if name != CONFIG_TABLE and _looks_like_ours(name))
+    if near:
+        raise FloorError(
+            f"{shown}: [tool.{visible(near[0])}] is not a table safety-profile reads; "
+            f"write it [tool.{CONFIG_TABLE}]"
+        )
+    table = tool.get(CONFIG_TABLE)
     if table is None:
         return None
     if not isinstance(table, dict):
@@ -142,6 +161,13 @@ def _configured_floors(folder: str) -> tuple[_Configured, ...]:
     found = []
     while True:
         pyproject = os.path.join(folder, CONFIG_FILE)
+        if os.path.lexists(pyproject) and not os.path.isfile(pyproject):
+            # A folder, a FIFO or a link to nothing in pyproject.toml's place: it may have held
+            # a floor, so it is no floor only when it is no file at all.
+            raise FloorError(
+                f"{visible(_shown_path(pyproject))}: not a regular file, so the floor it may "
+                "set cannot be read; make it a file or remove it"
+            )
         if os.path.isfile(pyproject):
             configured = _read_config(pyproject)
             if configured is not None:
@@ -156,13 +182,21 @@ def _package_folders(package: str) -> list[str] | None:
     """The folders of an installed package, found without importing it: a name in a
     configuration file must not run the code of whatever module it names. None: no such
     package installed; an empty list: a module, not a package."""
+    import sys
     from importlib.util import find_spec
 
     top, *inner = package.split(".")
+    # Not from the current folder, which `python -m` (or PYTHONPATH=.) puts first: a folder of
+    # that name in the repository being checked would stand in for the installed package.
+    here = os.path.realpath(os.curdir)
+    saved = sys.path[:]
+    sys.path[:] = [entry for entry in saved if entry and os.path.realpath(entry) != here]
     try:
         spec = find_spec(top)  # a top-level name: finding it imports nothing
     except ValueError:  # a module already imported without a spec (__main__)
         return None
+    finally:
+        sys.path[:] = saved
     if spec is None:
         return None
     if spec.submodule_search_locations is None:
@@ -174,8 +208,32 @@ def _package_folders(package: str) -> list[str] | None:
     return folders or None  # an inner package that is not there
 
 
-def _package_floor(spec: str, where: str) -> tuple[bytes, int]:
-    """The bytes of `pkg:PACKAGE/RESOURCE` and the file's size."""
+def _repository_root(folder: str) -> str | None:
+    """The nearest folder from `folder` upwards that holds `.git`, or None."""
+    folder = os.path.realpath(folder)
+    while not os.path.exists(os.path.join(folder, ".git")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return folder
+
+
+def _shipped_in(repository: str | None, path: str) -> bool:
+    """Whether the file `path` is part of `repository` itself, not installed into an
+    environment that happens to live in it (a `.venv` keeps packages under site-packages)."""
+    if repository is None:
+        return False
+    real = os.path.realpath(path)
+    if os.path.commonpath([repository, real]) != repository:
+        return False
+    parts = os.path.relpath(real, repository).split(os.sep)
+    return not {"site-packages", "dist-packages"} & set(parts)
+
+
+def _package_floor(spec: str, where: str, base: str | None) -> tuple[bytes, int, str]:
+    """The bytes of `pkg:PACKAGE/RESOURCE`, the file's size and its path. `base`: the folder
+    of the configuration that names it (None: the current folder)."""
     package, _, resource = spec.removeprefix(PACKAGE_PREFIX).partition("/")
     parts = resource.split("/")
     shown = f"the floor {visible(spec)} ({where})"
@@ -195,7 +253,15 @@ def _package_floor(spec: str, where: str) -> tuple[bytes, int]:
     found = [path for folder in folders if os.path.isfile(path := os.path.join(folder, *parts))]
     if not found:
         raise FloorError(f"{shown}: the package {package!r} has no file {resource!r}")
-    return _file_floor(found[0], spec, where)
+    repository = _repository_root(os.curdir if base is None else base)
+    if _shipped_in(repository, found[0]):
+        # The repository a floor polices must not supply it: a change could loosen both.
+        raise FloorError(
+            f"{shown}: {visible(_shown_path(found[0]))} is a file of the repository it checks, "
+            f"not of the installed package {package!r}; install the package (in pre-commit: "
+            "the hook's additional_dependencies) and remove the copy from the repository"
+        )
+    return (*_file_floor(found[0], spec, where), found[0])
 
 
 def _file_floor(path: str, shown: str, where: str) -> tuple[bytes, int]:
@@ -218,10 +284,12 @@ def load_floor(spec: str, base: str | None, where: str) -> Floor:
 
     if spec.startswith(PACKAGE_PREFIX):
         source = spec
-        data, size = _package_floor(spec, where)
+        data, size, path = _package_floor(spec, where, base)
     else:
         path = spec if base is None else os.path.join(base, spec)
         source = spec if base is None else _shown_path(path)
+        if source.startswith(PACKAGE_PREFIX):  # a file's name must not read as a package's
+            source = os.path.join(os.curdir, source)
         data, size = _file_floor(path, source, where)
     result = check_yaml_bytes(data, source, SafetyProfile, file_size=size)
     if result.instance is None:
@@ -230,7 +298,7 @@ def load_floor(spec: str, base: str | None, where: str) -> Floor:
             f"the floor {visible(source)} ({where}) is not a valid safety profile; fix it:\n"
             f"{problems}"
         )
-    return Floor(result.instance, source)
+    return Floor(result.instance, source, os.path.realpath(path))
 
 
 class Floors:
@@ -279,9 +347,22 @@ class Floors:
             )
             for setting in configured
         ]
-        # The same floor named twice (a sub-project's pyproject.toml repeating the root's) is
-        # one floor, reported once.
-        return tuple({floor.source: floor for floor in reversed(floors)}.values())[::-1]
+        return _distinct(floors)
+
+    def for_resolution(self, files: Sequence[str]) -> tuple[Floor, ...]:
+        """The floors a resolved profile is held to: those of the folder the command runs in
+        (the project it is resolved for) and those of each layer's file."""
+        found = [*self.for_folder(os.curdir)]
+        for path in files:
+            found += self.for_file(path)
+        return _distinct(found)
+
+
+def _distinct(floors: Sequence[Floor]) -> tuple[Floor, ...]:
+    """`floors` in order, each file once: the same file named twice (a sub-project's
+    pyproject.toml repeating the root's) is one floor, reported once; two files are two floors,
+    however alike their names read."""
+    return tuple({floor.identity: floor for floor in reversed(floors)}.values())[::-1]
 
 
 def _value_text(value: Any, field: str, *, absent: bool = False) -> str:
