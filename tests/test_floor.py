@@ -429,6 +429,27 @@ BAD_FLOORS: list[tuple[str, dict[str, str], str]] = [
         {"pyproject.toml": '[tool.safety-profile]\nflor = "floor.yaml"\n'},
         "pyproject.toml: [tool.safety-profile] has unknown keys 'flor'; the one key is 'floor'",
     ),
+    (
+        "misspelt table",
+        {"pyproject.toml": '[tool.safety_profile]\nfloor = "floor.yaml"\n'},
+        "pyproject.toml: [tool.safety_profile] is not a table safety-profile reads; write it "
+        "[tool.safety-profile]",
+    ),
+    (
+        "a look-alike table",
+        {"pyproject.toml": '[tool."safety\u2010profile"]\nfloor = "floor.yaml"\n'},
+        "pyproject.toml: [tool.safety\u2010profile] is not a table safety-profile reads",
+    ),
+    (
+        "tool not a table",
+        {"pyproject.toml": 'tool = "safety-profile"\n'},
+        "pyproject.toml: tool must be a table, [tool]; found 'safety-profile'",
+    ),
+    (
+        "pyproject.toml a folder",
+        {"pyproject.toml/floor.yaml": "{}\n"},
+        "pyproject.toml: not a regular file, so the floor it may set cannot be read",
+    ),
 ]
 
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -456,6 +477,80 @@ def test_a_floor_that_cannot_be_used_stops_every_command(
         assert result.stderr.startswith(f"safety-profile: {message}"), (name, result.stderr)
     if case == "invalid floor":
         assert "floor.yaml:1:18: error: require_sandbox:" in result.stderr
+
+
+def test_a_file_whose_name_reads_like_the_package_floor_does_not_replace_it(
+    repository: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The root sets `pkg:acme_strict/floor.yaml` (a package installed outside the repository);
+    a change adds a file of that very name in the repository, lenient, and a nested
+    pyproject.toml naming it. Shown relative to the root the two read alike; they are two
+    floors, the file's shown as `./pkg:...`, and the package's still applies."""
+    site = tmp_path_factory.mktemp("site")
+    write_files(site, {"acme_strict/__init__.py": "", "acme_strict/floor.yaml": FLOOR})
+    write_files(
+        repository,
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:acme_strict/floor.yaml"\n',
+            # Lenient but for one field, so that its own lines show how it is named.
+            "pkg:acme_strict/floor.yaml": "require_sandbox: false\nmax_retries_per_step: 1\n",
+            "teams/a/pyproject.toml": (
+                '[tool.safety-profile]\nfloor = "../../pkg:acme_strict/floor.yaml"\n'
+            ),
+        },
+    )
+    loose = "teams/a/loose.safety_profile.yaml"
+    result = safety_profile("check", loose, cwd=repository, PYTHONPATH=str(site))
+    assert result.returncode == 1, result.stderr
+    assert (
+        f"{loose}:1:18: error: require_sandbox: false is looser than the floor's true "
+        "(pkg:acme_strict/floor.yaml)"
+    ) in result.stdout.splitlines()
+    assert "(./pkg:acme_strict/floor.yaml)" in result.stdout  # the file's, by its own name
+
+
+def test_a_package_floor_is_never_the_repositorys_own_copy(repository: Path) -> None:
+    """A folder the change adds, named like the floor's package, is not the installed package:
+    not under `python -m` (the current folder first on sys.path), and refused when the
+    environment puts the repository's folders on the path."""
+    write_files(
+        repository,
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:acme_in_repo/floor.yaml"\n',
+            "acme_in_repo/__init__.py": "",
+            "acme_in_repo/floor.yaml": "require_sandbox: false\n",
+            "src/acme_in_repo/__init__.py": "",
+            "src/acme_in_repo/floor.yaml": "require_sandbox: false\n",
+        },
+    )
+    loose = "teams/a/loose.safety_profile.yaml"
+    as_module = subprocess.run(
+        [str(BIN / "python"), "-m", "cleveragents.safety_toolkit", "check", loose],
+        cwd=repository,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (as_module.returncode, as_module.stdout) == (2, "")
+    assert "the package 'acme_in_repo' is not installed" in as_module.stderr
+    on_path = safety_profile("check", loose, cwd=repository, PYTHONPATH=str(repository / "src"))
+    assert (on_path.returncode, on_path.stdout) == (2, "")
+    assert (
+        "src/acme_in_repo/floor.yaml is a file of the repository it checks, not of the "
+        "installed package 'acme_in_repo'"
+    ) in on_path.stderr
+
+
+def test_resolve_holds_the_profile_to_the_floors_of_its_files_from_any_folder(
+    repository: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    loose = repository / "teams" / "a" / "loose.safety_profile.yaml"
+    result = safety_profile("resolve", "--project", str(loose), "--format", "json", cwd=elsewhere)
+    assert result.returncode == 1
+    (floor,) = json.loads(result.stdout)["floors"]
+    assert floor["source"].endswith("policy/floor.yaml")
+    assert "require_sandbox" in {below["field"] for below in floor["below"]}
 
 
 def test_a_floor_given_on_the_command_line_fails_the_same_way(tmp_path: Path) -> None:
