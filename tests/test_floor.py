@@ -588,6 +588,11 @@ def test_the_ci_step_checks_the_files_the_hooks_check_against_the_given_floor(
         ".github/actions/build/action.yml",  # GitHub's own
         "src/.GitHub/actions/x.yaml",
         "actions.yaml",
+        # Python's Unicode case folding would take these for profile names; git, editors and
+        # the hooks do not.
+        "config/\u017fafety_profile.yaml",  # LONG S
+        "config/safety_prof\u0131le.yaml",  # DOTLESS I
+        "config/x.safety_profile.yaml\n",  # a name ending in a newline
     ]
     picked = {
         hook_id: {

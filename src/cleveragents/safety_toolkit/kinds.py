@@ -107,10 +107,13 @@ def _action_fields() -> tuple[str, ...]:
 
 # A YAML file's name, in any case as the hooks match names: what `diff` takes under a folder
 # the user names.
-YAML_NAME = re.compile(r"(?i)\.ya?ml$")
+YAML_NAME = re.compile(r"(?ai)\.ya?ml\Z")
 
-# The hooks' patterns (.pre-commit-hooks.yaml; a test keeps them equal): names in any case.
-_PROFILE_FILE_NAME = r"(?i)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$"
+# The hooks' patterns (.pre-commit-hooks.yaml; a test keeps them equal): names in any ASCII
+# case, as git's icase pathspecs, editors' globs and every file system's folding agree on (not
+# Python's Unicode folding, where U+017F LONG S is an `s`), ending at the end of the name (`\Z`: `$`
+# would also match before a final newline, which git names may hold).
+_PROFILE_FILE_NAME = r"(?ai)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml\Z"
 
 KINDS: dict[str, DocumentKind] = {
     "profile": DocumentKind(
@@ -131,10 +134,10 @@ KINDS: dict[str, DocumentKind] = {
         _action_model,
         _action_acceptance,
         _action_fields,
-        files=r"(?i)(^|/)actions/.*\.ya?ml$",
+        files=r"(?ai)(^|/)actions/.*\.ya?ml\Z",
         # A safety profile file kept beside actions is a profile, not an action; anything under
         # .github/ is GitHub's own (composite actions), not a CleverAgents action.
-        exclude=r"(?i)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml$|(^|/)\.github/",
+        exclude=r"(?ai)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml\Z|(^|/)\.github/",
         profile_field="safety_profile",
     ),
 }
