@@ -119,10 +119,9 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     return Database(server.url(server.create_database()))
 
 
-@pytest.fixture(scope="session")
-def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's wheel, built once per session from this checkout."""
-    out = tmp_path_factory.mktemp("wheel")
+def build_wheel(project: Path, out: Path, name: str) -> Path:
+    """The wheel of the project folder `project`, built by pip into `out` with the build
+    backend already installed here (no download); `name` is its distribution's file name."""
     subprocess.run(
         [
             sys.executable,
@@ -134,10 +133,16 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "-q",
             "-w",
             str(out),
-            str(REPO_ROOT),
+            str(project),
         ],
         check=True,
         capture_output=True,
     )
-    (built,) = out.glob("cleveragents_safety_profile-*.whl")
+    (built,) = out.glob(f"{name}-*.whl")
     return built
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built once per session from this checkout."""
+    return build_wheel(REPO_ROOT, tmp_path_factory.mktemp("wheel"), "cleveragents_safety_profile")

@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, build_wheel
 from git_repos import (
     GIT_IDENTITY,
     committed_copy_of_this_repository,
@@ -55,23 +55,7 @@ def shown_lines(kind: str) -> list[str]:
 @pytest.fixture(scope="module")
 def floor_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example package's wheel, built by pip with its own build backend (hatchling)."""
-    out = tmp_path_factory.mktemp("floor-wheel")
-    subprocess.run(
-        [
-            *PIP,
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(out),
-            str(FLOOR_PACKAGE),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (built,) = out.glob("acme_policies-*.whl")
-    return built
+    return build_wheel(FLOOR_PACKAGE, tmp_path_factory.mktemp("floor-wheel"), "acme_policies")
 
 
 def test_the_wheel_holds_the_floor(floor_wheel: Path) -> None:
