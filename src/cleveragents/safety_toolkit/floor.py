@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.reading.problems import Loc, Problem, render_loc
@@ -155,27 +155,28 @@ def _read_config(pyproject: str) -> _Configured | None:
     return _Configured(spec, pyproject)
 
 
-def _configured_floors(folder: str) -> tuple[_Configured, ...]:
-    """Every pyproject.toml from `folder` (absolute) upwards to the repository root that sets a
-    floor, nearest first."""
-    found = []
+def _upwards(folder: str) -> Iterator[str]:
+    """`folder`, then each folder above it, up to the repository root (the nearest holding
+    `.git`) or, outside any repository, the file system's root."""
     while True:
-        pyproject = os.path.join(folder, CONFIG_FILE)
-        if os.path.lexists(pyproject) and not os.path.isfile(pyproject):
-            # A folder, a FIFO or a link to nothing in pyproject.toml's place: it may have held
-            # a floor, so it is no floor only when it is no file at all.
-            raise FloorError(
-                f"{visible(_shown_path(pyproject))}: not a regular file, so the floor it may "
-                "set cannot be read; make it a file or remove it"
-            )
-        if os.path.isfile(pyproject):
-            configured = _read_config(pyproject)
-            if configured is not None:
-                found.append(configured)
+        yield folder
         parent = os.path.dirname(folder)
         if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
-            return tuple(found)
+            return
         folder = parent
+
+
+def _folder_config(folder: str) -> _Configured | None:
+    """The floor the pyproject.toml in `folder` sets, if there is one and it sets one."""
+    pyproject = os.path.join(folder, CONFIG_FILE)
+    if os.path.lexists(pyproject) and not os.path.isfile(pyproject):
+        # A folder, a FIFO or a link to nothing in pyproject.toml's place: it may have held a
+        # floor, so it is no floor only when it is no file at all.
+        raise FloorError(
+            f"{visible(_shown_path(pyproject))}: not a regular file, so the floor it may set "
+            "cannot be read; make it a file or remove it"
+        )
+    return _read_config(pyproject) if os.path.isfile(pyproject) else None
 
 
 def _package_folders(package: str) -> list[str] | None:
@@ -210,13 +211,8 @@ def _package_folders(package: str) -> list[str] | None:
 
 def _repository_root(folder: str) -> str | None:
     """The nearest folder from `folder` upwards that holds `.git`, or None."""
-    folder = os.path.realpath(folder)
-    while not os.path.exists(os.path.join(folder, ".git")):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-    return folder
+    *_, top = _upwards(os.path.realpath(folder))
+    return top if os.path.exists(os.path.join(top, ".git")) else None
 
 
 def _shipped_in(repository: str | None, path: str) -> bool:
@@ -309,7 +305,9 @@ class Floors:
     ) -> None:
         self.setting = FloorSetting() if setting is None else setting
         self.environ = os.environ if environ is None else environ
-        self._configured: dict[str, tuple[_Configured, ...]] = {}
+        # Each folder's pyproject.toml read once, however many checked folders lie below it.
+        self._folder_configs: dict[str, _Configured | None] = {}
+        self._by_folder: dict[str, tuple[Floor, ...]] = {}  # the floors of each checked folder
         self._loaded: dict[tuple[str, str | None], Floor] = {}
 
     def _load(self, spec: str, base: str | None, where: str) -> Floor:
@@ -317,6 +315,17 @@ class Floors:
         if key not in self._loaded:
             self._loaded[key] = load_floor(spec, base, where)
         return self._loaded[key]
+
+    def _configured_floors(self, folder: str) -> list[_Configured]:
+        """Every pyproject.toml from `folder` (absolute) upwards to the repository root that
+        sets a floor, nearest first."""
+        found = []
+        for above in _upwards(folder):
+            if above not in self._folder_configs:
+                self._folder_configs[above] = _folder_config(above)
+            if (configured := self._folder_configs[above]) is not None:
+                found.append(configured)
+        return found
 
     def for_file(self, path: str) -> tuple[Floor, ...]:
         """The floors that apply to the file at `path` (none: no floor). Raises FloorError."""
@@ -328,9 +337,12 @@ class Floors:
         if self.setting.given is not None:
             return (self._load(self.setting.given, None, "given with --floor"),)
         where = os.path.abspath(folder)
-        if where not in self._configured:
-            self._configured[where] = _configured_floors(where)
-        configured = self._configured[where]
+        if where not in self._by_folder:
+            self._by_folder[where] = self._floors_configured_for(where)
+        return self._by_folder[where]
+
+    def _floors_configured_for(self, folder: str) -> tuple[Floor, ...]:
+        configured = self._configured_floors(folder)
         if configured and self.setting.refused:
             if self.environ.get(ALLOW_NO_FLOOR_VARIABLE) == "1":
                 return ()
