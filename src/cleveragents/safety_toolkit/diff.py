@@ -349,11 +349,10 @@ def build_report(
     return DiffReport(tuple(findings), tuple(problems), len(results))
 
 
-def load_baseline(path: str | None) -> Baseline | DiffReport:
-    """The baseline in the profile file `path` (None: the built-in default), or a report of
-    why it cannot be one, its problems as `check` gives them."""
-    if path is None:
-        return Baseline()
+def load_baseline(path: str) -> Baseline | DiffReport:
+    """The baseline in the profile file `path` (--baseline), or a report of why it cannot be
+    one, its problems as `check` gives them. Without --baseline there is none to load: an added
+    profile is compared with its floors, else with the built-in default."""
     try:
         loaded = _load(KINDS["profile"], Version(path, read_regular_file(path).data))
     except OSError as error:
