@@ -1,0 +1,118 @@
+"""A repository is data: no command its own configuration names runs when `check`, `diff --git`,
+the loosening hook or `init` read it (core.fsmonitor, filters, diff drivers, pagers, hooks,
+credential helpers, the promisor remote of a partial clone, ...). Each configured command would
+leave a trace; none may. (The language server's side: tests/test_language_server_hostile.py.)"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from git_repos import git
+from hostile_git import hostile_repository, partial_clone, traces_left, with_dirty_submodule
+from programs import BIN
+
+COMMANDS = [
+    ("check", "prod.safety_profile.yaml", "other.safety_profile.yml"),
+    ("check", "--kind", "action", "actions/deploy.yaml"),
+    ("diff", "--git", "HEAD"),
+    ("diff", "--git", "HEAD", "--staged"),
+    ("diff", "--git", "HEAD", "--to", "HEAD"),
+    ("diff", "--git", "HEAD", "--kind", "action"),
+    ("diff", "--pre-commit"),
+    ("init", "new.safety_profile.yaml"),
+]
+
+
+def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "safety-profile"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def traces(tmp_path: Path) -> Path:
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    return folder
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_no_command_the_repository_configures_runs(
+    tmp_path: Path, traces: Path, args: tuple[str, ...]
+) -> None:
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    hostile_repository(repository, traces)
+    result = run(repository, *args)
+    assert "Traceback" not in result.stderr
+    assert traces_left(traces) == [], result.stdout + result.stderr
+    if args[0] == "check":  # the filters are reported, not run
+        assert "the git attribute filter=" in result.stdout
+        assert result.returncode == 1
+
+
+def test_the_configured_commands_do_run_under_git_itself(tmp_path: Path, traces: Path) -> None:
+    """The test's repository is armed: git's own reads run what it names."""
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    hostile_repository(repository, traces)
+    for args in (
+        ["read-tree", "--index-output", str(tmp_path / "index"), "HEAD"],
+        ["diff", "--raw", "HEAD", "--", "prod.safety_profile.yaml"],
+        ["diff", "--raw", "HEAD", "--", "other.safety_profile.yml"],
+        ["diff", "--raw", "HEAD", "--", "actions"],
+    ):
+        subprocess.run(["git", *args], cwd=repository, stdin=subprocess.DEVNULL, check=False)
+    expected = {"fsmonitor", "clean", "process", "clean-a=b", "hook-post-index-change"}
+    assert expected <= set(traces_left(traces)), traces_left(traces)
+
+
+def test_no_command_a_submodule_configures_runs(tmp_path: Path, traces: Path) -> None:
+    """`git diff` asks a submodule about its work tree by running git in it, under its own
+    configuration: `diff --git` asks only which commit it is at."""
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    (outer / "README.md").write_text("x\n")
+    git(outer, "add", "-A")
+    git(outer, "-c", "user.name=t", "-c", "user.email=t@e.invalid", "commit", "-q", "-m", "x")
+    with_dirty_submodule(outer, traces)
+    subprocess.run(["git", "diff", "--raw", "HEAD"], cwd=outer, stdin=subprocess.DEVNULL)
+    assert "sub-clean" in traces_left(traces)  # git itself runs the submodule's filter
+    for path in traces.iterdir():
+        path.unlink()
+    for args in (
+        ("diff", "--git", "HEAD"),
+        ("diff", "--pre-commit"),
+        ("check", "sub/a.safety_profile.yaml"),
+    ):
+        result = run(outer, *args)
+        assert "Traceback" not in result.stderr
+        assert traces_left(traces) == [], (args, result.stdout + result.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("diff", "--git", "HEAD"), ("diff", "--pre-commit")],
+    ids=" ".join,
+)
+def test_nothing_is_fetched_for_an_object_a_partial_clone_lacks(
+    tmp_path: Path, traces: Path, args: tuple[str, ...]
+) -> None:
+    """A partial clone fetches a missing object from its promisor remote, whose URL may be a
+    command (`ext::`) or go through core.sshCommand: the comparison fails instead."""
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    partial_clone(repository, traces)
+    result = run(repository, *args)
+    assert "Traceback" not in result.stderr
+    assert traces_left(traces) == [], result.stdout + result.stderr
+    if args[0] == "diff":
+        assert result.returncode != 0  # HEAD's profile cannot be read: never a pass
