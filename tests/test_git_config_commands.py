@@ -5,12 +5,13 @@ leave a trace; none may. (The language server's side: tests/test_language_server
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
 import pytest
-from git_repos import git
-from hostile_git import hostile_repository, partial_clone, traces_left, with_dirty_submodule
+from git_repos import git, new_repository
+from hostile_git import STRICT, hostile_repository, partial_clone, traces_left, with_dirty_submodule
 from programs import BIN
 
 COMMANDS = [
@@ -116,3 +117,27 @@ def test_nothing_is_fetched_for_an_object_a_partial_clone_lacks(
     assert traces_left(traces) == [], result.stdout + result.stderr
     if args[0] == "diff":
         assert result.returncode != 0  # HEAD's profile cannot be read: never a pass
+
+
+@pytest.mark.parametrize("args", [("--git", "HEAD"), ("--pre-commit",)], ids=" ".join)
+def test_git_answers_for_every_file_whatever_its_configuration_includes(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """`include.path=/dev/stdin` makes git read its configuration from its standard input:
+    from a pipe, that consumes the names `diff --git` asks about (the first name is written to
+    read as configuration), and git answers for none of them: the filtered profiles passed.
+    The question is a file: git reads a copy, and answers for each."""
+    first = "[x]\n#.safety_profile.yaml"
+    new_repository(
+        tmp_path,
+        {
+            ".gitattributes": "*.yaml filter=lfs\n",
+            first: STRICT,
+            "prod.safety_profile.yaml": STRICT,
+        },
+    )
+    git(tmp_path, "config", "include.path", "/dev/stdin")
+    result = run(tmp_path, "diff", *args, "--format", "json")
+    reported = {(p["file"], p["rule"]) for p in json.loads(result.stdout)["problems"]}
+    assert reported == {(first, "git.attribute"), ("prod.safety_profile.yaml", "git.attribute")}
+    assert result.returncode == 1

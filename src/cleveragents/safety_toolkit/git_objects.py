@@ -185,14 +185,16 @@ def _run(
 ) -> bytes:
     """Run a git `command` from `git_command`: its output; GitError with git's own words.
     `found_nothing`: an exit status that means an empty answer (`git config`'s 1)."""
+    # Git's standard input is never ours (the language server's is the editor's messages), and
+    # what git is asked is a file, not a pipe: a configuration that includes `/dev/stdin` then
+    # reads a copy of it (and fails on it, or takes it as configuration, which the overrides
+    # above win over) instead of consuming it, so git never answers for part of the question.
+    stdin = subprocess.DEVNULL if input is None else _input_file(input)
     try:
         result = subprocess.run(
             list(command),
             cwd=root,
-            input=input,
-            # No input: an empty one, never ours (the language server's standard input is the
-            # editor's messages, which an `include.path=/dev/stdin` would have git read).
-            stdin=subprocess.DEVNULL if input is None else None,
+            stdin=stdin,
             capture_output=True,
             check=False,
             env=environment,
@@ -205,12 +207,31 @@ def _run(
             f"git {what} did not answer within {GIT_TIMEOUT:.0f} s (does the repository's "
             "configuration include a file that never ends, such as a FIFO?)"
         ) from None
+    finally:
+        if input is not None:
+            os.close(stdin)
     if result.returncode == found_nothing:
         return b""
     if result.returncode != 0:
         words = os.fsdecode(result.stderr).strip()
         raise GitError(words or f"git {what} failed")
     return result.stdout
+
+
+def _input_file(data: bytes) -> int:
+    """A file descriptor of an unnamed file holding `data`, at its start."""
+    if hasattr(os, "memfd_create"):
+        descriptor = os.memfd_create("safety-profile-git-input")
+    else:  # macOS: a temporary file, unlinked at once
+        import tempfile
+
+        descriptor, name = tempfile.mkstemp(prefix="safety-profile-")
+        os.unlink(name)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    return descriptor
 
 
 def git(
