@@ -15,7 +15,10 @@ STRICT = "require_sandbox: true\nmax_retries_per_step: 3\n"
 # clean filter) to know it changed.
 LOOSE_SAME_SIZE = "require_sandbox: fals\nmax_retries_per_step: 3\n"
 assert len(LOOSE_SAME_SIZE) == len(STRICT)
-ACTION = "name: deploy\nsafety_profile:\n  require_sandbox: true\n"
+ACTION = (
+    "name: local/deploy\ndefinition_of_done: Deployed\nstrategy_actor: local/a\n"
+    "execution_actor: local/a\nsafety_profile:\n  require_sandbox: true\n"
+)
 HOOKS = ("post-index-change", "reference-transaction", "post-checkout", "pre-commit")
 
 

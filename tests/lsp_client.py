@@ -15,7 +15,7 @@ import json
 import queue
 import subprocess
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -87,6 +87,7 @@ class LanguageServerClient:
         self._stderr: list[bytes] = []
         self._opened: set[str] = set()
         self._server_requests: list[JsonObject] = []
+        self.notifications: list[JsonObject] = []  # every notification from the server
         # http(s) schemas this editor serves (URL -> text), as if published; others are refused.
         self.remote_content: dict[str, str] = {}
         threading.Thread(target=self._read_stdout, daemon=True).start()
@@ -138,6 +139,7 @@ class LanguageServerClient:
         return [request for request in self._server_requests if request["method"] == method]
 
     def _on_notification(self, message: JsonObject) -> None:
+        self.notifications.append(message)
         if message["method"] == "textDocument/publishDiagnostics":
             params = message["params"]
             with self._diagnostics_changed:
@@ -166,6 +168,27 @@ class LanguageServerClient:
         if "error" in response:
             raise LanguageServerError(f"{method} failed: {response['error']}")
         return response.get("result")
+
+    def request_framed(
+        self, frame: Callable[[bytes], bytes], method: str, params: Any
+    ) -> JsonObject:
+        """Send a request whose bytes on the wire are `frame(body)` (a broken client's header,
+        perhaps) and return the whole response, an error included."""
+        self._next_id += 1
+        request_id = self._next_id
+        answer: queue.Queue[JsonObject] = queue.Queue()
+        self._responses[request_id] = answer
+        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        self.send_raw(frame(body.encode("utf-8")))
+        try:
+            return answer.get(timeout=self.timeout)
+        except queue.Empty:
+            raise LanguageServerError(
+                f"no answer to {method} within {self.timeout} s; server stderr:\n"
+                + self.stderr_text()
+            ) from None
+        finally:
+            del self._responses[request_id]
 
     def send_raw(self, data: bytes) -> None:
         """Write bytes as they are, framed or not: what a broken client might send."""
