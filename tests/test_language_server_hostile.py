@@ -436,3 +436,37 @@ async def test_a_profile_that_links_out_of_the_repository_is_refused_unread(
         "lead to a file in the repository"
     )
     write_files(repository, {"README.md": "y\n"})
+
+
+# -- quick fixes that would loosen are not offered ---------------------------------------------
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # Renamed, each keeps its value and turns the author's intent around.
+        ("disallow_unsafe_tools: true\n", "schema.extra-forbidden"),
+        ("min_retries_per_step: 50\n", "schema.extra-forbidden"),
+        # 10 to editors, 8 to PyYAML: a fix would pick one, maybe the looser.
+        ("max_retries_per_step: 010\n", "yaml.ambiguous-scalar"),
+        # `true` is no category.
+        ("allowed_skill_categories: [code, on]\n", None),
+    ],
+)
+async def test_no_quick_fix_that_would_loosen_or_break_is_offered(
+    client: LanguageClient, tmp_path: Path, text: str, rule: str | None
+) -> None:
+    await start(client, tmp_path)
+    uri = open_uri(client, (tmp_path / "prod.safety_profile.yaml").as_uri(), text)
+    diagnostics = await published(client, uri)
+    assert [d.code for d in diagnostics] == [rule or "yaml.ambiguous-scalar"]
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri),
+            diagnostics[0].range,
+            lsp.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    titles = [action.title for action in actions or []]
+    assert titles == ([] if rule else ['write "on"'])
+    if rule == "schema.extra-forbidden":
+        assert "did you mean" not in diagnostics[0].message
