@@ -69,12 +69,14 @@ class LanguageServerClient:
         settings: Mapping[str, Any],
         cwd: Path,
         timeout: float = 20.0,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.timeout = timeout
         self._settings = dict(settings)  # answers `workspace/configuration`, by section
         self._process = subprocess.Popen(
             list(command),
             cwd=cwd,
+            env=None if env is None else dict(env),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

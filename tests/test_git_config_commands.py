@@ -6,12 +6,20 @@ leave a trace; none may. (The language server's side: tests/test_language_server
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 from git_repos import git, new_repository
-from hostile_git import STRICT, hostile_repository, partial_clone, traces_left, with_dirty_submodule
+from hostile_git import (
+    STRICT,
+    hostile_repository,
+    partial_clone,
+    trace,
+    traces_left,
+    with_dirty_submodule,
+)
 from programs import BIN
 
 COMMANDS = [
@@ -141,3 +149,29 @@ def test_git_answers_for_every_file_whatever_its_configuration_includes(
     reported = {(p["file"], p["rule"]) for p in json.loads(result.stdout)["problems"]}
     assert reported == {(first, "git.attribute"), ("prod.safety_profile.yaml", "git.attribute")}
     assert result.returncode == 1
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_a_git_the_repository_holds_never_runs(
+    tmp_path: Path, traces: Path, args: tuple[str, ...]
+) -> None:
+    """With `.` first in PATH (or an empty entry), a `git` in the folder git runs in would be
+    found first: git is looked up in PATH's absolute folders only."""
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    hostile_repository(repository, traces)
+    fake = f"#!/bin/sh\n{trace(traces, 'fake-git')}\nexit 1\n"
+    for folder in (repository, repository / "actions"):
+        (folder / "git").write_text(fake)
+        (folder / "git").chmod(0o755)
+    path = f".:{os.environ['PATH']}:"
+    result = subprocess.run(
+        [str(BIN / "safety-profile"), *args],
+        cwd=repository,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PATH": path},
+    )
+    assert "Traceback" not in result.stderr
+    assert traces_left(traces) == [], result.stdout + result.stderr

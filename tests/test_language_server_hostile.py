@@ -19,7 +19,7 @@ import pytest
 import pytest_lsp
 from conftest import console_script
 from git_repos import git, new_repository, write_files
-from hostile_git import ACTION, STRICT, hostile_repository, traces_left
+from hostile_git import ACTION, STRICT, hostile_repository, trace, traces_left
 from lsp_client import LanguageServerClient
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -276,6 +276,28 @@ async def test_git_never_reads_the_editors_messages(client: LanguageClient, tmp_
     before = awaiting(client, uri)
     change(client, uri, "a: 1\n", 2)
     assert [d.code for d in await published(client, uri, before)] == ["schema.extra-forbidden"]
+
+
+def test_a_git_the_folder_holds_never_runs(tmp_path: Path) -> None:
+    """The editor starts the server in the folder it opened, with `.` in PATH: git is looked
+    up in PATH's absolute folders only, never found in the repository."""
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    hostile_repository(repository, traces)
+    (repository / "git").write_text(f"#!/bin/sh\n{trace(traces, 'fake-git')}\nexit 1\n")
+    (repository / "git").chmod(0o755)
+    environment = {**os.environ, "PATH": f".:{os.environ['PATH']}"}
+    client = LanguageServerClient(SERVER, {}, cwd=repository, env=environment)
+    try:
+        client.initialize(repository)
+        uri = (repository / "prod.safety_profile.yaml").as_uri()
+        client.open_document(uri, STRICT)
+        assert "git.attribute" in [d["code"] for d in client.diagnostics(uri)]
+    finally:
+        client.close()
+    assert traces_left(traces) == []
 
 
 # -- URIs that name no file ------------------------------------------------------------------------

@@ -40,6 +40,7 @@ __all__ = [
     "folder_aliases",
     "git",
     "git_command",
+    "git_program",
     "quoted",
     "read_blobs",
     "transformed_paths",
@@ -145,7 +146,7 @@ def git_command(
     repository's configuration names switched off (GIT_CONFIG_OVERRIDES, and each filter
     driver for a command that may run one); one function for every git this package starts.
     `literal_pathspecs`: no pathspec magic, so a name is only itself."""
-    command = ["git", "--no-pager"]
+    command = [git_program(), "--no-pager"]
     for setting in GIT_CONFIG_OVERRIDES:
         command += ["-c", setting]
     if not args or args[0] not in _NO_FILTERS:
@@ -153,6 +154,25 @@ def git_command(
     if literal_pathspecs:
         command.append("--literal-pathspecs")
     return [*command, *args], {**os.environ, **GIT_ENVIRONMENT, _EMPTY: ""}
+
+
+_found_git: list[str] = []  # the git program, once found
+
+
+def git_program() -> str:
+    """git, found on PATH as the shell finds it, but in absolute folders only: git runs in the
+    repository's folders, and with `.` (or an empty entry) in PATH a `git` the repository holds
+    would be the one that runs. GitError when there is none."""
+    if not _found_git:
+        for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+            candidate = os.path.join(folder, "git")
+            executable = os.path.isfile(candidate) and os.access(candidate, os.X_OK)
+            if os.path.isabs(folder) and executable:
+                _found_git.append(candidate)
+                break
+        else:
+            raise GitError("git is not installed or not on PATH; install git")
+    return _found_git[0]
 
 
 _FILTER_SETTINGS = ("clean", "smudge", "process", "required")
