@@ -150,6 +150,19 @@ def test_a_message_above_the_limit_is_refused_and_the_next_one_read(
     assert any("is larger than the limit of 67108864 bytes" in m for m in logged)
 
 
+@pytest.mark.parametrize(
+    "header", [b"Content-Type: x\r\n\r\n", b"Content-Length: %d\r\n\r\n"], ids=["bad", "good"]
+)
+def test_a_body_nested_too_deep_to_read_is_dropped(
+    raw_client: LanguageServerClient, tmp_path: Path, header: bytes
+) -> None:
+    """100,000 nested arrays: Python's JSON reader gives up (RecursionError); the server does
+    not."""
+    body = b"[" * 100_000 + b"]" * 100_000
+    raw_client.send_raw(framed(header)(body))
+    still_serving(raw_client, tmp_path, "after")
+
+
 def test_a_message_written_a_byte_at_a_time_is_read(
     raw_client: LanguageServerClient, tmp_path: Path
 ) -> None:
@@ -492,3 +505,41 @@ async def test_no_quick_fix_that_would_loosen_or_break_is_offered(
     assert titles == ([] if rule else ['write "on"'])
     if rule == "schema.extra-forbidden":
         assert "did you mean" not in diagnostics[0].message
+
+
+@pytest.mark.asyncio
+async def test_a_code_action_at_any_column_of_a_long_line_is_answered(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """The editor names the column; the server finds it in one pass over the line."""
+    await start(client, tmp_path)
+    text = "max_retries_per_step: 010  # " + "x" * 800_000 + "\n"
+    uri = open_uri(client, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
+    [diagnostic] = await published(client, uri)
+    far = lsp.Range(lsp.Position(0, 800_000), lsp.Position(0, 800_001))
+    asked = lsp.Diagnostic(far, "x", code=diagnostic.code, source=diagnostic.source)
+    actions = await asyncio.wait_for(
+        client.text_document_code_action_async(
+            lsp.CodeActionParams(
+                lsp.TextDocumentIdentifier(uri), far, lsp.CodeActionContext(diagnostics=[asked])
+            )
+        ),
+        timeout=20,
+    )
+    assert not actions  # nothing there to fix
+
+
+@pytest.mark.asyncio
+async def test_a_change_that_cannot_be_applied_is_logged_and_the_server_goes_on(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path)
+    never_opened = (tmp_path / "never.safety_profile.yaml").as_uri()
+    change(client, never_opened, "a: 1\n", 2)
+    after = open_uri(client, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
+    assert [d.code for d in await published(client, after)] == ["schema.extra-forbidden"]
+    [logged] = [m.message for m in client.log_messages if "cannot be applied" in m.message]
+    assert logged.startswith(
+        f"safety-profile: {never_opened!r}: the editor's textDocument/didChange"
+    )
+    assert shown_warnings(client) == []

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from conftest import console_script
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cleveragents.reading.field_names import closest_field
@@ -124,7 +124,7 @@ def slips(draw: st.DrawFn) -> tuple[str, str]:
     meant = draw(profiles().filter(bool))
     field = draw(st.sampled_from(sorted(meant)))
     value = meant[field]
-    slip = draw(st.sampled_from(["typo", "antonym", "spelling"]))
+    slip = draw(st.sampled_from(["typo", "word left out", "antonym", "spelling"]))
     if slip == "antonym" and field in BOOLEAN_ANTONYMS:
         key = draw(st.sampled_from(BOOLEAN_ANTONYMS[field]))
         if draw(st.booleans()):
@@ -159,7 +159,12 @@ def slips(draw: st.DrawFn) -> tuple[str, str]:
     if slip == "spelling" and plain:  # one category written plain
         items = ", ".join(item if item in plain else json.dumps(item) for item in value)
         return written(meant), written(meant, {field: f"{field}: [{items}]"})
-    key = _typo(draw, field)
+    words = field.split("_")
+    if slip == "typo" or len(words) < 3:
+        key = _typo(draw, field)
+    else:  # words left out: `max_cost` for `max_total_cost`, or for `max_cost_per_plan`?
+        kept = draw(st.lists(st.sampled_from(range(len(words))), min_size=2, unique=True))
+        key = "_".join(word for index, word in enumerate(words) if index in kept)
     wrote = {key if k == field else k: v for k, v in meant.items()}
     return written(meant), written(wrote)
 
@@ -190,6 +195,11 @@ def loosenings(meant: str, fixed: str) -> list[str]:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(slips())
+# The cases, and a rename to the wrong field (`max_cost`: the total, or per plan?).
+@example(("allow_unsafe_tools: false\n", "disallow_unsafe_tools: true\n"))
+@example(("max_retries_per_step: 0\n", "min_retries_per_step: 50\n"))
+@example(("max_retries_per_step: 8\n", "max_retries_per_step: 010\n"))
+@example(("max_cost_per_plan: 50\n", "max_cost: 50\n"))
 def test_no_offered_fix_loosens_what_the_author_meant(slip: tuple[str, str]) -> None:
     meant, wrote = slip
     assert problems(meant) == [], meant

@@ -86,7 +86,28 @@ def _unknown_field(
     if found is None or not known or not path.endswith(found[0]):
         return []
     field = closest_field(found[0], known)
-    return [] if field is None else _renamed(line, column, *found, field)
+    if field is None or not _a_misspelling(found[0], field, known):
+        return []
+    return _renamed(line, column, *found, field)
+
+
+def _a_misspelling(key: str, field: str, known: tuple[str, ...]) -> bool:
+    """Whether `key` is `field` misspelt (case and separators aside), close enough that no
+    other field could be meant: a fix renames at once, where "did you mean" only suggests.
+    `max_cost` is no fix for `max_total_cost`: the author may have meant `max_cost_per_plan`,
+    and moving a limit to another field loosens the one meant."""
+    import difflib
+
+    def closeness(name: str) -> float:
+        return difflib.SequenceMatcher(None, _plain(key), _plain(name)).ratio()
+
+    best = closeness(field)
+    runner_up = max((closeness(name) for name in known if name != field), default=0.0)
+    return best >= 0.8 and best - runner_up >= 0.1
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _confusable_key(

@@ -32,6 +32,7 @@ from cleveragents.reading.text import line_starts
 from .check import Checker
 from .editor_fixes import FIXED_RULES, fixes, lines_of
 from .floor import FloorError, Floors
+from .git_objects import quoted
 from .kind_hint import with_hints_last
 from .kinds import KINDS, YAML_NAME
 from .lsp_documents import Place, Places, UriRefused, file_path, kind_by_name
@@ -57,11 +58,14 @@ def client_column(line_text: str, characters: int, encoding: str) -> int:
 
 
 def code_point_column(line_text: str, units: int, encoding: str) -> int:
-    """The code points of `line_text` that make up `units` of the client's units."""
+    """The code points of `line_text` that make up `units` of the client's units (in one pass:
+    a client may name any column of a line of any length)."""
     count = _UNITS[encoding]
-    for index in range(len(line_text) + 1):
-        if count(line_text[:index]) >= units:
+    total = 0
+    for index, character in enumerate(line_text):
+        if total >= units:
             return index
+        total += count(character)
     return len(line_text)
 
 
@@ -112,12 +116,19 @@ class _Protocol(LanguageServerProtocol):
     def _then_feature(
         self, uri: str, change: Callable[[], None], method: str, params: Any
     ) -> Iterator[Any]:
-        """`change` pygls' workspace, then run the server's feature for `method`; a URI pygls
-        cannot take is refused (logged), and the feature not run."""
+        """`change` pygls' workspace, then run the server's feature for `method`. A document pygls
+        cannot take (its URI) is refused, one it cannot change (a range outside it, a document
+        never opened) is said in the log; either way the feature is not run."""
         try:
             change()
         except (ValueError, KeyError, IndexError) as error:
-            self._server.refuse(uri, f"cannot be read as a document's URI ({error!r})")
+            if method == lsp.TEXT_DOCUMENT_DID_OPEN:
+                self._server.refuse(uri, f"cannot be read as a document's URI ({error!r})")
+            elif not self._server.refused(uri):  # what follows a refused open is no news
+                self._server.log(
+                    f"safety-profile: {quoted(uri)}: the editor's {method} cannot be applied "
+                    f"({error!r}); if the document is open, close and reopen it"
+                )
             return
         if (handler := self.fm.features.get(method)) is not None:
             yield handler, (params,), None
@@ -196,15 +207,23 @@ class SafetyProfileServer(LanguageServer):
         if uri in self._refused:
             return
         self._refused.add(uri)
-        message = f"safety-profile: {uri!r} is not checked: it {reason}"
-        logger.warning("%s", message)
+        message = f"safety-profile: {quoted(uri)} is not checked: it {reason}"
         name = unquote(uri.split("?", 1)[0].split("#", 1)[0].rpartition("/")[2])
         if any(kind.matches(name) for kind in KINDS.values()) and uri.startswith("file:"):
+            logger.warning("%s", message)
             self.window_show_message(
                 lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
             )
         else:
-            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
+            self.log(message)
+
+    def refused(self, uri: str) -> bool:
+        return uri in self._refused
+
+    def log(self, message: str) -> None:
+        """A line in the editor's log (and on standard error, which editors keep as a log)."""
+        logger.warning("%s", message)
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
 
     def open_document(self, uri: str) -> TextDocument | None:
         """The document the editor has open at `uri` (None: none; pygls would read the disk)."""

@@ -183,7 +183,7 @@ class FramedInput:
                 text = bytes(self._buffer[start:]).decode("utf-8", "surrogateescape")
                 try:
                     value, end = decoder.raw_decode(text)
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON yet; nested too deep to read
                     pass
                 else:
                     used = start + len(text[:end].encode("utf-8", "surrogateescape"))
@@ -221,7 +221,7 @@ class FramedInput:
         dropped = bytes(self._buffer[:count])
         del self._buffer[:count]
         value: Any = None
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError, RecursionError):
             value = json.loads(dropped)
         self._refused(_request_id(value), f"{reason}: {len(dropped)} bytes dropped")
 
