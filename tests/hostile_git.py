@@ -80,7 +80,9 @@ def hostile_repository(folder: Path, traces: Path) -> Path:
     configure_commands(folder, traces)
     write_files(folder, {"prod.safety_profile.yaml": LOOSE_SAME_SIZE})
     os.utime(folder / "prod.safety_profile.yaml", (1, 1))
-    os.utime(folder / "other.safety_profile.yml", (1, 1))  # unchanged, but git cannot tell
+    # Unchanged, but git cannot tell without reading them (through their filters).
+    os.utime(folder / "other.safety_profile.yml", (1, 1))
+    os.utime(folder / "actions" / "deploy.yaml", (1, 1))
     return folder
 
 

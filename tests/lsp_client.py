@@ -36,9 +36,12 @@ class LanguageServerError(RuntimeError):
     """The server answered with an error, stopped, or did not answer in time."""
 
 
+def _framed(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
 def _write_message(stream: IO[bytes], message: JsonObject) -> None:
-    body = json.dumps(message).encode("utf-8")
-    stream.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    stream.write(_framed(json.dumps(message).encode("utf-8")))
     stream.flush()
 
 
@@ -153,20 +156,7 @@ class LanguageServerClient:
 
     # -- JSON-RPC ------------------------------------------------------------------------------
     def request(self, method: str, params: Any) -> Any:
-        self._next_id += 1
-        request_id = self._next_id
-        answer: queue.Queue[JsonObject] = queue.Queue()
-        self._responses[request_id] = answer
-        self._send({"id": request_id, "method": method, "params": params})
-        try:
-            response = answer.get(timeout=self.timeout)
-        except queue.Empty:
-            raise LanguageServerError(
-                f"no answer to {method} within {self.timeout} s; server stderr:\n"
-                + self.stderr_text()
-            ) from None
-        finally:
-            del self._responses[request_id]
+        response = self.request_framed(_framed, method, params)
         if "error" in response:
             raise LanguageServerError(f"{method} failed: {response['error']}")
         return response.get("result")

@@ -34,7 +34,8 @@ COMMANDS = [
 ]
 
 
-def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run(cwd: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`safety-profile ARGS` in `cwd` (with `path` as PATH)."""
     return subprocess.run(
         [str(BIN / "safety-profile"), *args],
         cwd=cwd,
@@ -42,6 +43,7 @@ def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         check=False,
         timeout=120,
+        env={**os.environ, "PATH": path or os.environ["PATH"]},
     )
 
 
@@ -52,25 +54,35 @@ def traces(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
-def test_no_command_the_repository_configures_runs(
-    tmp_path: Path, traces: Path, args: tuple[str, ...]
-) -> None:
-    repository = tmp_path / "repository"
-    repository.mkdir()
-    hostile_repository(repository, traces)
-    result = run(repository, *args)
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """An empty folder for a repository, beside the traces."""
+    folder = tmp_path / "repository"
+    folder.mkdir()
+    return folder
+
+
+def ran_nothing(result: subprocess.CompletedProcess[str], traces: Path) -> None:
     assert "Traceback" not in result.stderr
     assert traces_left(traces) == [], result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_no_command_the_repository_configures_runs(
+    repository: Path, traces: Path, args: tuple[str, ...]
+) -> None:
+    hostile_repository(repository, traces)
+    result = run(repository, *args)
+    ran_nothing(result, traces)
     if args[0] == "check":  # the filters are reported, not run
         assert "the git attribute filter=" in result.stdout
         assert result.returncode == 1
 
 
-def test_the_configured_commands_do_run_under_git_itself(tmp_path: Path, traces: Path) -> None:
+def test_the_configured_commands_do_run_under_git_itself(
+    tmp_path: Path, repository: Path, traces: Path
+) -> None:
     """The test's repository is armed: git's own reads run what it names."""
-    repository = tmp_path / "repository"
-    repository.mkdir()
     hostile_repository(repository, traces)
     for args in (
         ["read-tree", "--index-output", str(tmp_path / "index"), "HEAD"],
@@ -102,9 +114,7 @@ def test_no_command_a_submodule_configures_runs(tmp_path: Path, traces: Path) ->
         ("diff", "--pre-commit"),
         ("check", "sub/a.safety_profile.yaml"),
     ):
-        result = run(outer, *args)
-        assert "Traceback" not in result.stderr
-        assert traces_left(traces) == [], (args, result.stdout + result.stderr)
+        ran_nothing(run(outer, *args), traces)
 
 
 @pytest.mark.parametrize(
@@ -113,16 +123,13 @@ def test_no_command_a_submodule_configures_runs(tmp_path: Path, traces: Path) ->
     ids=" ".join,
 )
 def test_nothing_is_fetched_for_an_object_a_partial_clone_lacks(
-    tmp_path: Path, traces: Path, args: tuple[str, ...]
+    repository: Path, traces: Path, args: tuple[str, ...]
 ) -> None:
     """A partial clone fetches a missing object from its promisor remote, whose URL may be a
     command (`ext::`) or go through core.sshCommand: the comparison fails instead."""
-    repository = tmp_path / "repository"
-    repository.mkdir()
     partial_clone(repository, traces)
     result = run(repository, *args)
-    assert "Traceback" not in result.stderr
-    assert traces_left(traces) == [], result.stdout + result.stderr
+    ran_nothing(result, traces)
     if args[0] == "diff":
         assert result.returncode != 0  # HEAD's profile cannot be read: never a pass
 
@@ -153,25 +160,13 @@ def test_git_answers_for_every_file_whatever_its_configuration_includes(
 
 @pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
 def test_a_git_the_repository_holds_never_runs(
-    tmp_path: Path, traces: Path, args: tuple[str, ...]
+    repository: Path, traces: Path, args: tuple[str, ...]
 ) -> None:
     """With `.` first in PATH (or an empty entry), a `git` in the folder git runs in would be
     found first: git is looked up in PATH's absolute folders only."""
-    repository = tmp_path / "repository"
-    repository.mkdir()
     hostile_repository(repository, traces)
     fake = f"#!/bin/sh\n{trace(traces, 'fake-git')}\nexit 1\n"
     for folder in (repository, repository / "actions"):
         (folder / "git").write_text(fake)
         (folder / "git").chmod(0o755)
-    path = f".:{os.environ['PATH']}:"
-    result = subprocess.run(
-        [str(BIN / "safety-profile"), *args],
-        cwd=repository,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PATH": path},
-    )
-    assert "Traceback" not in result.stderr
-    assert traces_left(traces) == [], result.stdout + result.stderr
+    ran_nothing(run(repository, *args, path=f".:{os.environ['PATH']}:"), traces)

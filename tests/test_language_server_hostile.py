@@ -13,7 +13,6 @@ import os
 import subprocess
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_lsp
@@ -23,6 +22,7 @@ from hostile_git import ACTION, STRICT, hostile_repository, trace, traces_left
 from lsp_client import LanguageServerClient
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from test_language_server import awaiting, change_document, shown
 
 SERVER = [console_script("safety-profile"), "lsp"]
 LOOSE = "require_sandbox: false\nmax_retries_per_step: 3\n"
@@ -205,30 +205,6 @@ def open_uri(client: LanguageClient, uri: str, text: str) -> str:
     return uri
 
 
-async def published(client: LanguageClient, uri: str, before: object = None) -> list[Any]:
-    for _ in range(1500):
-        found = client.diagnostics.get(uri)
-        if found is not None and found is not before:
-            return list(found)
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"nothing was published for {uri}")
-
-
-def awaiting(client: LanguageClient, uri: str) -> object:
-    marker: list[lsp.Diagnostic] = []
-    client.diagnostics[uri] = marker
-    return marker
-
-
-def change(client: LanguageClient, uri: str, text: str, version: int) -> None:
-    client.text_document_did_change(
-        lsp.DidChangeTextDocumentParams(
-            lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
-            [lsp.TextDocumentContentChangeWholeDocument(text=text)],
-        )
-    )
-
-
 def check(cwd: Path, *args: str) -> list[tuple[int, int, str, str]]:
     """What `safety-profile check --format json ARGS` reports, as diagnostics place it."""
     result = subprocess.run(
@@ -267,13 +243,13 @@ async def test_opening_and_saving_in_a_hostile_repository_runs_nothing(
         ("actions/deploy.yaml", ACTION),
     ]:
         uri = open_uri(client, (repository / name).as_uri(), text)
-        codes = [d.code for d in await published(client, uri)]
+        codes = [d.code for d in await shown(client, uri)]
         assert "git.attribute" in codes, name  # the filter is reported, not run
         before = awaiting(client, uri)
         client.text_document_did_save(
             lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri))
         )
-        await published(client, uri, before)
+        await shown(client, uri, before)
     assert traces_left(traces) == []
 
 
@@ -285,10 +261,10 @@ async def test_git_never_reads_the_editors_messages(client: LanguageClient, tmp_
     git(repository, "config", "include.path", "/dev/stdin")
     await start(client, repository)
     uri = open_uri(client, (repository / "prod.safety_profile.yaml").as_uri(), STRICT)
-    assert await published(client, uri) == []
+    assert await shown(client, uri) == []
     before = awaiting(client, uri)
-    change(client, uri, "a: 1\n", 2)
-    assert [d.code for d in await published(client, uri, before)] == ["schema.extra-forbidden"]
+    change_document(client, uri, "a: 1\n", 2)
+    assert [d.code for d in await shown(client, uri, before)] == ["schema.extra-forbidden"]
 
 
 def test_a_git_the_folder_holds_never_runs(tmp_path: Path) -> None:
@@ -335,7 +311,7 @@ async def test_a_file_uri_that_names_no_file_is_refused_in_a_warning(
     await start(client, tmp_path)
     open_uri(client, uri, "max_retries_per_step: yes\n")
     after = open_uri(client, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
-    assert [d.code for d in await published(client, after)] == ["schema.extra-forbidden"]
+    assert [d.code for d in await shown(client, after)] == ["schema.extra-forbidden"]
     [warning] = shown_warnings(client)
     assert warning == f"safety-profile: {uri!r} is not checked: it {reason}" or reason in warning
     assert uri not in client.diagnostics
@@ -359,7 +335,7 @@ async def test_another_uri_is_refused_in_the_log(
     await start(client, tmp_path)
     open_uri(client, uri, "max_retries_per_step: yes\n")
     after = open_uri(client, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
-    assert [d.code for d in await published(client, after)] == ["schema.extra-forbidden"]
+    assert [d.code for d in await shown(client, after)] == ["schema.extra-forbidden"]
     assert shown_warnings(client) == []
     [logged] = [m.message for m in client.log_messages if uri in m.message or "is not" in m.message]
     assert logged.startswith(f"safety-profile: {uri!r} is not checked: it ")
@@ -377,7 +353,7 @@ async def test_a_name_that_is_not_utf8_is_checked_as_check_checks_it(
         stream.write(text.encode("latin-1"))
     await start(client, tmp_path)
     uri = tmp_path.as_uri() + "/caf%E9.safety_profile.yaml"
-    diagnostics = await published(client, open_uri(client, uri, text))
+    diagnostics = await shown(client, open_uri(client, uri, text))
     assert placed(diagnostics) == check(tmp_path, os.fsdecode(name))
     assert [d.code for d in diagnostics] == ["yaml.encoding"]
 
@@ -390,7 +366,7 @@ async def test_an_action_is_an_action_with_the_editor_opened_in_its_folder(
     repository = new_repository(tmp_path, {"actions/deploy.yaml": INVALID_ACTION})
     await start(client, repository / "actions")
     uri = open_uri(client, (repository / "actions" / "deploy.yaml").as_uri(), INVALID_ACTION)
-    diagnostics = await published(client, uri)
+    diagnostics = await shown(client, uri)
     assert placed(diagnostics) == check(repository, "--kind", "action", "actions/deploy.yaml")
     assert [d.code for d in diagnostics] == ["yaml.ambiguous-scalar"]
 
@@ -406,7 +382,7 @@ async def test_a_file_in_a_folder_that_is_not_actions_in_the_repository_is_no_ac
     await start(client, repository)
     open_uri(client, (repository / "deploy" / "config.yaml").as_uri(), "a: 1\n")
     checked = open_uri(client, (repository / "x.safety_profile.yaml").as_uri(), "a: 1\n")
-    assert [d.code for d in await published(client, checked)] == ["schema.extra-forbidden"]
+    assert [d.code for d in await shown(client, checked)] == ["schema.extra-forbidden"]
     assert (repository / "deploy" / "config.yaml").as_uri() not in client.diagnostics
 
 
@@ -422,10 +398,10 @@ async def test_a_folder_that_links_to_another_keeps_its_name(
     git(repository, "commit", "-q", "-m", "actions is a link")
     await start(client, repository / "actions")
     uri = open_uri(client, (repository / "actions" / "deploy.yaml").as_uri(), ACTION)
-    assert await published(client, uri) == []
+    assert await shown(client, uri) == []
     before = awaiting(client, uri)
-    change(client, uri, ACTION.replace("true", "false"), 2)
-    [note] = await published(client, uri, before)
+    change_document(client, uri, ACTION.replace("true", "false"), 2)
+    [note] = await shown(client, uri, before)
     assert note.code == "loosens.require_sandbox"
     assert note.message == "loosens: safety_profile.require_sandbox: true → false"
 
@@ -441,10 +417,10 @@ async def test_editing_a_profile_that_is_a_link_notes_what_loosens_against_head(
     git(repository, "commit", "-q", "-m", "the profile is a link")
     await start(client, repository)
     uri = open_uri(client, (repository / "prod.safety_profile.yaml").as_uri(), STRICT)
-    assert await published(client, uri) == []
+    assert await shown(client, uri) == []
     before = awaiting(client, uri)
-    change(client, uri, LOOSE, 2)
-    [note] = await published(client, uri, before)
+    change_document(client, uri, LOOSE, 2)
+    [note] = await shown(client, uri, before)
     assert (note.code, note.message) == (
         "loosens.require_sandbox",
         "loosens: require_sandbox: true → false",
@@ -464,7 +440,7 @@ async def test_a_profile_that_links_out_of_the_repository_is_refused_unread(
     os.symlink("../outside.yaml", repository / "prod.safety_profile.yaml")
     await start(client, repository)
     uri = (repository / "prod.safety_profile.yaml").as_uri()
-    [refused] = await published(client, open_uri(client, uri, "max_retries_per_step: 3\n"))
+    [refused] = await shown(client, open_uri(client, uri, "max_retries_per_step: 3\n"))
     assert refused.code == "git.link"
     assert refused.message == (
         "'prod.safety_profile.yaml' leads outside the repository; a profile that is a link must "
@@ -492,7 +468,7 @@ async def test_no_quick_fix_that_would_loosen_or_break_is_offered(
 ) -> None:
     await start(client, tmp_path)
     uri = open_uri(client, (tmp_path / "prod.safety_profile.yaml").as_uri(), text)
-    diagnostics = await published(client, uri)
+    diagnostics = await shown(client, uri)
     assert [d.code for d in diagnostics] == [rule or "yaml.ambiguous-scalar"]
     actions = await client.text_document_code_action_async(
         lsp.CodeActionParams(
@@ -515,7 +491,7 @@ async def test_a_code_action_at_any_column_of_a_long_line_is_answered(
     await start(client, tmp_path)
     text = "max_retries_per_step: 010  # " + "x" * 800_000 + "\n"
     uri = open_uri(client, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
-    [diagnostic] = await published(client, uri)
+    [diagnostic] = await shown(client, uri)
     far = lsp.Range(lsp.Position(0, 800_000), lsp.Position(0, 800_001))
     asked = lsp.Diagnostic(far, "x", code=diagnostic.code, source=diagnostic.source)
     actions = await asyncio.wait_for(
@@ -535,11 +511,22 @@ async def test_a_change_that_cannot_be_applied_is_logged_and_the_server_goes_on(
 ) -> None:
     await start(client, tmp_path)
     never_opened = (tmp_path / "never.safety_profile.yaml").as_uri()
-    change(client, never_opened, "a: 1\n", 2)
+    change_document(client, never_opened, "a: 1\n", 2)
     after = open_uri(client, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
-    assert [d.code for d in await published(client, after)] == ["schema.extra-forbidden"]
+    assert [d.code for d in await shown(client, after)] == ["schema.extra-forbidden"]
     [logged] = [m.message for m in client.log_messages if "cannot be applied" in m.message]
     assert logged.startswith(
         f"safety-profile: {never_opened!r}: the editor's textDocument/didChange"
     )
     assert shown_warnings(client) == []
+
+
+@pytest.mark.asyncio
+async def test_outside_a_repository_the_kind_does_not_depend_on_the_folder_opened(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    (tmp_path / "actions").mkdir()
+    (tmp_path / "actions" / "deploy.yaml").write_text(INVALID_ACTION)
+    await start(client, tmp_path / "actions")
+    uri = open_uri(client, (tmp_path / "actions" / "deploy.yaml").as_uri(), INVALID_ACTION)
+    assert [d.code for d in await shown(client, uri)] == ["yaml.ambiguous-scalar"]

@@ -197,7 +197,7 @@ class SafetyProfileServer(LanguageServer):
         if self.kind_setting is not None:
             kind = self.kind_setting if YAML_NAME.search(path) else None
         else:
-            kind = kind_by_name(place, self.workspace.root_path)
+            kind = kind_by_name(place)
         return OpenFile(place, kind)
 
     def refuse(self, uri: str, reason: str) -> None:

@@ -122,15 +122,13 @@ def _top_of(folder: str) -> str | None:
     return os.path.realpath(top) if top else None
 
 
-def kind_by_name(place: Place, workspace_root: str | None) -> str | None:
+def kind_by_name(place: Place) -> str | None:
     """The kind whose hook matches the file's name: its repository path, as the hooks see it;
-    outside a repository, its path below the editor's folder (else the whole path)."""
+    outside a repository (where no hook runs), its whole path. Never the folder the editor
+    opened: the same file is the same kind whichever that is."""
     name = place.repository_path
     if name is None:
         name = place.path.replace(os.sep, "/")
-        root = (workspace_root or "").rstrip("/")
-        if root and name.startswith(root + "/"):
-            name = name[len(root) + 1 :]
     return next((kind for kind, document in KINDS.items() if document.matches(name)), None)
 
 
