@@ -265,3 +265,29 @@ def test_a_scalar_with_two_readings_the_field_takes_gets_no_fix() -> None:
     """`010` is 10 to editors and 8 to PyYAML: which was meant, only the author knows."""
     assert offered("max_retries_per_step: 010\n") == []
     assert offered("max_retries_per_step: 0o12\n") == [("write 10", "max_retries_per_step: 10\n")]
+
+
+def test_an_actions_profile_gets_the_same_fixes() -> None:
+    action = (
+        "name: local/deploy\ndefinition_of_done: Deployed\nstrategy_actor: local/a\n"
+        "execution_actor: local/a\nsafety_profile:\n  {key}: {value}\n"
+    )
+
+    def offered_in_action(key: str, value: str) -> list[str]:
+        text = action.format(key=key, value=value)
+        titles = []
+        for problem in Checker("action").check_bytes(text.encode(), "actions/deploy.yaml"):
+            if problem.rule in FIXED_RULES and problem.line:
+                line, column = problem.line - 1, problem.column - 1
+                titles += [
+                    f.title for f in fixes(text, line, column, problem.rule, problem.path, "action")
+                ]
+        return titles
+
+    assert offered_in_action("disallow_unsafe_tools", "true") == []
+    assert offered_in_action("min_retries_per_step", "50") == []
+    assert offered_in_action("max_retries_per_step", "010") == []
+    assert offered_in_action("allow_unsafe_tool", "false") == [
+        "rename 'allow_unsafe_tool' to allow_unsafe_tools"
+    ]
+    assert offered_in_action("require_sandbox", "on") == ["write true"]
