@@ -6,7 +6,8 @@
 --         files = {PATH...},                     -- open each, record its diagnostics
 --         edits = {{file =, steps = {{lines =, expect =}...}}...},  -- edit, wait for `expect`
 --         fixes = {{file =, code =}...},          -- apply the first quick fix for `code`
---         both = {PATH...}}                       -- open with yaml-language-server attached too
+--         both = {PATH...},                       -- open with yaml-language-server attached too
+--         rooted = {{root =, files = {PATH...}}...}}  -- a client of its own, opened in `root`
 local plan = vim.json.decode(io.open(os.getenv("SAFETY_PROFILE_PLAN")):read("*a"))
 local TIMEOUT = 15000
 vim.o.hidden = true -- buffers edited by the plan stay open, unsaved, while others open
@@ -72,7 +73,7 @@ local function open(path, clients)
   return buf, uri, seen
 end
 
-local output = { files = {}, edits = {}, fixes = {}, both = {} }
+local output = { files = {}, edits = {}, fixes = {}, both = {}, rooted = {} }
 
 for _, path in ipairs(plan.files or {}) do
   local buf, _, seen = open(path, { ours })
@@ -125,6 +126,20 @@ for _, path in ipairs(plan.both or {}) do
     ours = shown(buf, ours),
     yaml_server = shown(buf, yaml_server),
   }
+end
+
+-- The folder the editor opened is not the repository's top (a workspace in actions/).
+for index, entry in ipairs(plan.rooted or {}) do
+  local client = vim.lsp.start_client({
+    name = "safety-profile-" .. index,
+    cmd = plan.server,
+    root_dir = entry.root,
+    flags = { debounce_text_changes = 50 },
+  })
+  for _, path in ipairs(entry.files) do
+    local buf, _, seen = open(path, { client })
+    output.rooted[path] = { published = seen[client], diagnostics = shown(buf, client) }
+  end
 end
 
 local file = io.open(plan.output, "w")
