@@ -62,21 +62,17 @@ class Checker:
         self.floors = floors
         self._load_file, self._check_loaded = with_gc_paused(_import_checking)
 
-    def checked(self, loaded: LoadedFile, name: str) -> CheckedDocument:
-        """A loaded document named `name`, checked: its errors, and the document when it is
-        valid."""
-        return self._check_loaded(loaded, KINDS[self.kind].schema(), name)
-
-    def problems(
+    def check(
         self, loaded: LoadedFile, name: str, floors: Floors | None = None
-    ) -> list[Problem]:
-        """Every problem of a loaded document named `name` (errors, then the kind hint, then
-        the fields below its floor; `floors`, when given, instead of the checker's)."""
+    ) -> tuple[CheckedDocument, list[Problem]]:
+        """A loaded document named `name`, checked (the document itself when it is valid),
+        and every problem to report: its errors, then the kind hint, then the fields below its
+        floor (`floors`, when given, instead of the checker's)."""
         from .kind_hint import problems_with_hint
 
         floors = self.floors if floors is None else floors
         applied = () if floors is None else floors.for_file(name)
-        checked = self.checked(loaded, name)
+        checked = self._check_loaded(loaded, KINDS[self.kind].schema(), name)
         problems = problems_with_hint(name, checked, self.kind, USE_KIND)
         if applied and checked.valid is not None and loaded.document is not None:
             from cleveragents.domain.models.core.document_values import profile_values
@@ -87,7 +83,13 @@ class Checker:
             if profile is not None:
                 values = profile_values(profile)
                 problems += floor_problems(values, applied, loaded.document, prefix, name)
-        return problems
+        return checked, problems
+
+    def problems(
+        self, loaded: LoadedFile, name: str, floors: Floors | None = None
+    ) -> list[Problem]:
+        """Every problem of a loaded document named `name`, as `check` gives them."""
+        return self.check(loaded, name, floors)[1]
 
     def check_file(self, path: str) -> list[Problem]:
         """Every problem of the file at `path`; one that cannot be read is a problem too."""

@@ -367,12 +367,11 @@ def run_show(args: argparse.Namespace) -> int:
     from .check import Checker
 
     path = args.file
-    checker = Checker(args.kind)
-    loaded = load_file(path)
-    valid = checker.checked(loaded, path).valid
+    checked, problems = Checker(args.kind).check(load_file(path), path)
+    valid = checked.valid
     document = None if valid is None else shown_document(KINDS[args.kind].schema(), valid)
     shown = reporter(args.output_format, _colour(args.output_format))
-    _emit(shown.show(document, checker.problems(loaded, path), path, args.kind))
+    _emit(shown.show(document, problems, path, args.kind))
     return EXIT_INVALID if document is None else EXIT_OK
 
 
