@@ -1,6 +1,7 @@
 """The fuzzing oracle, shared by tests/test_hardening.py, tests/test_yaml_test_suite.py and
 fuzz/fuzz_check.py: a check must never raise, nothing the schema rejects may ever load as a
-model, the check's accept path (no pydantic) accepts exactly what the model accepts, and
+model, the commands' validator (no pydantic) reports exactly the problems the models' path
+reports, and
 whatever the loader accepts must mean the same to the other readers of the file: PyYAML's
 `safe_load` (its own pure-Python reader), PyYAML on libyaml, and check-jsonschema's loader
 (ruamel)."""
@@ -18,8 +19,8 @@ import jsonschema
 import yaml
 from conftest import local_schema_registry
 
-from cleveragents.domain.models.core.acceptance import accepts_action, accepts_profile
 from cleveragents.domain.models.core.action import Action
+from cleveragents.domain.models.core.document_check import ACTION, PROFILE, Schema, check_loaded
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.document import load_yaml_document
 from cleveragents.reading.loaded_file import load_bytes
@@ -104,19 +105,18 @@ def readers_that_disagree(data: bytes) -> dict[str, str]:
     return disagreeing
 
 
-# The check's accept path (no pydantic) for each model: it must give the model's verdict.
-ACCEPT_PATHS: dict[type, Callable[[dict[str, Any]], bool]] = {
-    SafetyProfile: accepts_profile,
-    Action: accepts_action,
-}
+# The commands' validator (no pydantic) of each model's schema: it must report what the model's
+# path reports, word for word.
+COMMAND_PATHS: dict[type, Schema] = {SafetyProfile: PROFILE, Action: ACTION}
 
 
 def assert_never_loads_what_the_schema_rejects(data: bytes) -> None:
     loaded_file = load_bytes(data, "fuzz.yaml")
     for model in (SafetyProfile, Action):
         result = check_yaml_bytes(data, "fuzz.yaml", model)  # must not raise
-        accepted_without_model = loaded_file.accepted_by(ACCEPT_PATHS[model])
-        assert accepted_without_model == (result.instance is not None), data
+        command = check_loaded(loaded_file, COMMAND_PATHS[model], "fuzz.yaml")
+        assert command.problems == result.problems, data
+        assert (command.valid is not None) == (result.instance is not None), data
         if result.instance is None:
             assert result.problems, "an invalid file must say why"
             continue

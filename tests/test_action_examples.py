@@ -24,7 +24,10 @@ from conftest import (
 from programs import run_program
 
 from cleveragents.domain.models.core.action import Action
+from cleveragents.domain.models.core.document_check import ACTION
+from cleveragents.domain.models.core.document_values import shown_document
 from cleveragents.reading.document import load_yaml_document
+from cleveragents.reading.loaded_file import load_file
 from cleveragents.reading.validation import check_yaml_bytes
 from cleveragents.safety_toolkit.kinds import KINDS
 from cleveragents.safety_toolkit.show import render_effective
@@ -136,7 +139,9 @@ def test_cli_show_renders_the_nested_profile_field_by_field() -> None:
 @pytest.mark.parametrize("example", VALID_ACTIONS, ids=lambda p: p.name)
 def test_shown_action_is_yaml_that_loads_back_to_the_same_action(example: Path) -> None:
     original = Action.from_yaml(example)
-    shown = render_effective(original, relative(example)).encode()
+    loaded = load_file(str(example)).mapping
+    assert loaded is not None
+    shown = render_effective(shown_document(ACTION, loaded), relative(example)).encode()
     assert check_yaml_bytes(shown, "shown.yaml", Action).instance == original
 
 

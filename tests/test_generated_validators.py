@@ -1,13 +1,17 @@
 """generated/cleveragents/schema_validators holds exactly what scripts/generate_validators.py
-(fastjsonschema) makes of the schema, and the generator refuses what it cannot translate."""
+(fastjsonschema) makes of the schema: code that needs only the standard library and reports
+every error with its rule and schema, and what the schema says of its properties. The generator
+refuses what it cannot translate."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO_ROOT, SCHEMA_DIR
@@ -41,13 +45,68 @@ def test_committed_validators_match_a_fresh_generation(tmp_path: Path) -> None:
         )
 
 
-def test_every_schema_has_a_validator_and_its_properties() -> None:
+def _module(schema_file: Path) -> Any:
+    module_name = schema_file.name.removesuffix(".schema.json") + "_schema"
+    return importlib.import_module(f"cleveragents.schema_validators.{module_name}")
+
+
+def test_every_schema_has_a_validator_and_what_it_says_of_its_properties() -> None:
     for schema_file in sorted(SCHEMA_DIR.glob("*.schema.json")):
-        module_name = schema_file.name.removesuffix(".schema.json") + "_schema"
-        module = importlib.import_module(f"cleveragents.schema_validators.{module_name}")
+        module = _module(schema_file)
         schema = json.loads(schema_file.read_text(encoding="utf-8"))
-        assert tuple(schema["properties"]) == module.PROPERTIES
+        properties = schema["properties"]
         assert callable(module.validate)
+        assert schema["title"] == module.TITLE
+        assert tuple(properties) == module.PROPERTIES
+        assert tuple(schema.get("required", ())) == module.REQUIRED
+        assert {
+            name: field["default"] for name, field in properties.items() if "default" in field
+        } == module.DEFAULTS
+        nested = {name: field["$ref"] for name, field in properties.items() if "$ref" in field}
+        assert {name: _module(SCHEMA_DIR / ref) for name, ref in nested.items()} == module.NESTED
+
+
+def test_the_generated_code_imports_only_the_standard_library() -> None:
+    # fastjsonschema is needed to generate the code, never to run it.
+    for path in sorted(GENERATED_PACKAGE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {
+            (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        }
+        assert {name.split(".")[0] for name in imported} <= {"decimal", "cleveragents"}, path
+        assert {name for name in imported if name.startswith("cleveragents")} <= {
+            "cleveragents.schema_validators"
+        }, path
+
+
+def test_the_code_reports_every_error_with_its_rule_and_schema() -> None:
+    from cleveragents.schema_validators import JsonSchemaValuesException, action_schema
+
+    document = {
+        "name": "",
+        "safety_profile": {"require_sandbox": "yes", "max_retries_per_step": 500, "x": 1},
+        "automation_profile": {"allow_unsafe_tools": None},
+    }
+    with pytest.raises(JsonSchemaValuesException) as raised:
+        action_schema.validate(document)
+    found = {(error.name, error.rule): error for error in raised.value.errors}
+    assert sorted(found) == [
+        ("data", "required"),
+        ("data.automation_profile.allow_unsafe_tools", "type"),
+        ("data.name", "minLength"),
+        ("data.safety_profile", "additionalProperties"),
+        ("data.safety_profile.max_retries_per_step", "maximum"),
+        ("data.safety_profile.require_sandbox", "type"),
+    ]
+    too_many = found["data.safety_profile.max_retries_per_step", "maximum"]
+    assert (too_many.value, too_many.definition) == (
+        500,
+        {"type": "integer", "minimum": 0, "maximum": 100},  # no annotations: they decide nothing
+    )
+    assert found["data", "required"].value is document
 
 
 def _schema_folder_with(tmp_path: Path, name: str, changes: dict[str, object]) -> Path:

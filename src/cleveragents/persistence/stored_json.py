@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from cleveragents.domain.models.core.safety_profile import SafetyProfile
 from cleveragents.reading.messages import describe_error
 from cleveragents.reading.problems import field_prefix, render_loc
+from cleveragents.reading.validation import field_error, model_fields_at
 
 __all__ = [
     "UnreadableProfileJSON",
@@ -117,8 +118,10 @@ def profile_from_stored(stored: object) -> SafetyProfile:
 
 
 def _schema_problems(error: ValidationError) -> str:
+    fields_at = model_fields_at(SafetyProfile)
     return "; ".join(
-        field_prefix(render_loc(tuple(detail["loc"]))) + describe_error(detail, SafetyProfile)
+        field_prefix(render_loc(tuple(detail["loc"])))
+        + describe_error(field_error(detail), fields_at)
         for detail in error.errors(include_url=False)
     )
 

@@ -1,12 +1,10 @@
-"""A file read and loaded, up to where a model validates it (no pydantic here).
+"""A file read and loaded, up to where it is checked against its schema (no pydantic here).
 
-`validation` validates what this loads against a model; `safety-profile check` first asks
-whether the document is valid without pydantic (see `acceptance`), and validates only the files
-that are not."""
+The commands check what this loads with `document_check`, without pydantic; the Python API
+validates it against a model (`validation`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .describe import describe_value
@@ -30,10 +28,6 @@ class LoadedFile(NamedTuple):
     def top_level_keys(self) -> tuple[str, ...]:
         """The keys of the top-level mapping, as written (none when there is no mapping)."""
         return () if self.mapping is None else tuple(str(key) for key in self.mapping)
-
-    def accepted_by(self, accepts: Callable[[dict[str, Any]], bool]) -> bool:
-        """Whether the file is valid: loading found nothing and `accepts` takes the mapping."""
-        return not self.problems and self.mapping is not None and accepts(self.mapping)
 
 
 def load_bytes(

@@ -1,18 +1,18 @@
-"""Turn pydantic validation errors into `Problem`s a person can act on.
+"""Turn validation errors into `Problem`s a person can act on.
 
-Each message says what was found and what is expected, suggests the nearest field name for an
-unknown key, and `true`/`false` for YAML 1.1 words such as `yes`.
+Two validators give their errors as `FieldError`s, in the models' terms (pydantic's error types
+and the rules' own): the one every command runs (`document_check`, from the code generated from
+the schema) and the models' (`validation`, from pydantic's errors, for the Python API). The
+words, places and rule ids are made here, once, for both; tests/test_command_path_agrees.py
+proves the two give the same errors. Each message says what was found and what is expected,
+suggests the nearest field name for an unknown key, and `true`/`false` for YAML 1.1 words such
+as `yes`. No pydantic here.
 """
 
 from __future__ import annotations
 
-import types
-import typing
-from collections.abc import Callable
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from .describe import describe_value
 from .field_names import closest_field
@@ -21,37 +21,49 @@ from .problems import Loc, Problem, render_loc
 from .rules import Rule
 from .scalars import YAML11_BOOLEAN_WORDS
 
-
-def _model_at(model: type[BaseModel], loc: Loc) -> type[BaseModel] | None:
-    """The model class that validates the mapping at `loc`, if any."""
-    current: type[BaseModel] = model
-    for part in loc:
-        if not isinstance(part, str) or part not in current.model_fields:
-            return None
-        nested = _nested_model(current.model_fields[part].annotation)
-        if nested is None:
-            return None
-        current = nested
-    return current
+__all__ = [
+    "FieldError",
+    "FieldsAt",
+    "closest_field",
+    "describe_error",
+    "fill_template",
+    "problems_from_errors",
+    "schema_rule",
+]
 
 
-def _nested_model(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType, typing.Annotated):
-        for argument in typing.get_args(annotation):
-            found = _nested_model(argument)
-            if found is not None:
-                return found
-    return None
+class FieldError(NamedTuple):
+    """One error in a document, as the models name it: its type (pydantic's, such as
+    `bool_type` or `missing`, or a rule's, such as `cost_order`), where it is (keys and
+    indices), the value found there (for `missing`, the mapping the key is missing from), the
+    type's context (`{"ge": 0}`), and the message of a type this module has no words for (a
+    rule's own, already filled in)."""
+
+    kind: str
+    loc: Loc
+    input: Any
+    context: Mapping[str, Any] | None = None
+    message: str = ""
 
 
-def _unknown_key(error: ErrorDetails, model: type[BaseModel]) -> str:
-    key = str(error["loc"][-1])
+# The field names of the mapping at a place in the document (none when it is not a document
+# of a schema): what an unknown key is compared with.
+FieldsAt = Callable[[Loc], Sequence[str]]
+
+
+def fill_template(template: str, context: Mapping[str, Any] | None) -> str:
+    """A rule's message with each `{name}` replaced by its value in `context`, as pydantic
+    fills a custom error's message (with `str`)."""
+    for name, value in (context or {}).items():
+        template = template.replace(f"{{{name}}}", str(value))
+    return template
+
+
+def _unknown_key(error: FieldError, fields_at: FieldsAt) -> str:
+    key = str(error.loc[-1])
     if key == "<<":
         return "merge keys ('<<') are not supported (YAML 1.2 has none); write the fields out"
-    parent = _model_at(model, error["loc"][:-1])
-    known = list(parent.model_fields) if parent is not None else []
+    known = list(fields_at(error.loc[:-1]))
     if not known:
         return f"unknown field {key!r}; remove it"
     close = closest_field(key, known)
@@ -107,24 +119,26 @@ _WRONG_TYPE: dict[str, tuple[str, str]] = {
 }
 
 
-def _wrong_type(kind: str) -> Callable[[ErrorDetails], str]:
+def _wrong_type(kind: str) -> Callable[[FieldError], str]:
     what, expected = _WRONG_TYPE[kind]
-    return lambda e: f"{describe_value(e['input'])} is not {what}; expected {expected}"
+    return lambda e: f"{describe_value(e.input)} is not {what}; expected {expected}"
 
 
-_MESSAGES: dict[str, Callable[[ErrorDetails], str]] = {
+def _context(error: FieldError, name: str) -> Any:
+    return (error.context or {}).get(name)
+
+
+_MESSAGES: dict[str, Callable[[FieldError], str]] = {
     **{kind: _wrong_type(kind) for kind in _WRONG_TYPE},
-    "bool_type": lambda e: _bool_message(e["input"]),
+    "bool_type": lambda e: _bool_message(e.input),
     "greater_than_equal": lambda e: (
-        f"{describe_value(e['input'])} is below the minimum {_bound(e.get('ctx', {}).get('ge'))}"
+        f"{describe_value(e.input)} is below the minimum {_bound(_context(e, 'ge'))}"
     ),
     "less_than_equal": lambda e: (
-        f"{describe_value(e['input'])} is above the maximum {_bound(e.get('ctx', {}).get('le'))}"
+        f"{describe_value(e.input)} is above the maximum {_bound(_context(e, 'le'))}"
     ),
-    "missing": lambda e: f"required field {e['loc'][-1]!r} is missing; add it",
-    "string_too_short": lambda e: _too_short_message(
-        e["input"], e.get("ctx", {}).get("min_length")
-    ),
+    "missing": lambda e: f"required field {e.loc[-1]!r} is missing; add it",
+    "string_too_short": lambda e: _too_short_message(e.input, _context(e, "min_length")),
 }
 
 
@@ -140,12 +154,13 @@ _ABOUT_A_KEY = frozenset(
 )
 
 
-def describe_error(detail: ErrorDetails, model: type[BaseModel]) -> str:
-    """What one pydantic error found and what is expected, in words a person can act on."""
-    if detail["type"] == "extra_forbidden":
-        return _unknown_key(detail, model)
-    describe = _MESSAGES.get(detail["type"])
-    return describe(detail) if describe else detail["msg"]
+def describe_error(error: FieldError, fields_at: FieldsAt) -> str:
+    """What one error found and what is expected, in words a person can act on; `fields_at`
+    names the fields an unknown key may have been meant as."""
+    if error.kind == "extra_forbidden":
+        return _unknown_key(error, fields_at)
+    describe = _MESSAGES.get(error.kind)
+    return describe(error) if describe else error.message
 
 
 # The rule of each validation error's type: pydantic's own types and the ones the models raise
@@ -181,22 +196,22 @@ def schema_rule(error_type: str) -> Rule:
     return _RULE_OF_ERROR_TYPE.get(error_type, Rule.SCHEMA_OTHER)
 
 
-def problems_from_validation_error(
-    error: ValidationError, document: YamlDocument, model: type[BaseModel], filename: str
+def problems_from_errors(
+    errors: Iterable[FieldError], document: YamlDocument, fields_at: FieldsAt, filename: str
 ) -> list[Problem]:
-    """One `Problem` per pydantic error, placed where the offending value (or key) starts."""
+    """One `Problem` per error, placed where the offending value (or key) starts; none where
+    the loader already said what is wrong there, in YAML's terms."""
     problems = []
-    for detail in error.errors(include_url=False):
-        loc: Loc = tuple(detail["loc"])
+    for error in errors:
+        loc = error.loc
         if document.already_reported(loc):
-            continue  # the loader said what is wrong there, in YAML's terms
-        kind = detail["type"]
-        message = describe_error(detail, model)
-        if kind in _ABOUT_A_KEY:
+            continue
+        if error.kind in _ABOUT_A_KEY:
             line, column = document.position(loc, of_key=True)
         else:
-            line, column = document.position(loc[:-1] if kind == "missing" else loc)
+            line, column = document.position(loc[:-1] if error.kind == "missing" else loc)
+        message = describe_error(error, fields_at)
         problems.append(
-            Problem(filename, line, column, render_loc(loc), message, schema_rule(kind))
+            Problem(filename, line, column, render_loc(loc), message, schema_rule(error.kind))
         )
     return problems

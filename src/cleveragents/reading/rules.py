@@ -2,7 +2,7 @@
 it, its default severity, and which other readers of the file disagree.
 
 It lives in `reading`, the lowest hand-written package, because everything that reports a
-problem sits above it: the reader itself (`yaml.*`, `file.*`), the models' messages
+problem sits above it: the reader itself (`yaml.*`, `file.*`), the schema's errors
 (`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `diff.added`),
 the SARIF log and the language server. It imports nothing but the standard library (no dataclasses:
 `check`'s start-up stays lean), so any of them may read it.

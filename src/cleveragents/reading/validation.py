@@ -1,21 +1,80 @@
-"""The one code path from bytes to a validated model: used by `from_yaml` and by the CLI."""
+"""From bytes to a validated model, through pydantic: the Python API's path (`from_yaml`), and
+the path of `diff` and `resolve`, which compare models.
+
+The models' errors become `FieldError`s and are worded by `messages`, as the errors of the
+command paths' validator (`document_check`) are: tests/test_command_path_agrees.py proves that
+both give the same problems for the same document.
+"""
 
 from __future__ import annotations
 
 import os
+import types
+import typing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from .document import YamlDocument
 from .files import read_regular_file
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .loaded_file import LoadedFile, load_bytes, load_file
-from .messages import problems_from_validation_error
-from .problems import Problem, ProfileFileError
+from .messages import FieldError, problems_from_errors
+from .problems import Loc, Problem, ProfileFileError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def field_error(detail: ErrorDetails) -> FieldError:
+    """One pydantic error, as `messages` words it."""
+    return FieldError(
+        detail["type"], tuple(detail["loc"]), detail["input"], detail.get("ctx"), detail["msg"]
+    )
+
+
+def _nested_model(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType, typing.Annotated):
+        for argument in typing.get_args(annotation):
+            found = _nested_model(argument)
+            if found is not None:
+                return found
+    return None
+
+
+def _model_at(model: type[BaseModel], loc: Loc) -> type[BaseModel] | None:
+    """The model class that validates the mapping at `loc`, if any."""
+    current: type[BaseModel] = model
+    for part in loc:
+        if not isinstance(part, str) or part not in current.model_fields:
+            return None
+        nested = _nested_model(current.model_fields[part].annotation)
+        if nested is None:
+            return None
+        current = nested
+    return current
+
+
+def model_fields_at(model: type[BaseModel]) -> Callable[[Loc], Sequence[str]]:
+    """The fields of the model that validates the mapping at a place (none: no model)."""
+
+    def fields_at(loc: Loc) -> Sequence[str]:
+        found = _model_at(model, loc)
+        return () if found is None else tuple(found.model_fields)
+
+    return fields_at
+
+
+def problems_from_validation_error(
+    error: ValidationError, document: YamlDocument, model: type[BaseModel], filename: str
+) -> list[Problem]:
+    """One `Problem` per pydantic error, placed where the offending value (or key) starts."""
+    errors = map(field_error, error.errors(include_url=False))
+    return problems_from_errors(errors, document, model_fields_at(model), filename)
 
 
 @dataclass(frozen=True, slots=True)

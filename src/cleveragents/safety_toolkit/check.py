@@ -1,41 +1,31 @@
-"""`safety-profile check`: every problem of every file, with valid files accepted without
-pydantic.
+"""`safety-profile check`: every problem of every file, without pydantic.
 
-Each file is loaded, and accepted when the loader found nothing and the kind's acceptance (see
-`acceptance`) says its model would accept it: importing pydantic and building the model are
-most of the start-up, and most files are valid. A file that is not accepted goes through the
-model, whose messages the report gives, with a hint when it looks like another kind. Where a
-floor applies (see `floor`), every file goes through the model, and each field of its profile
-looser than the floor is an error.
+Each file is loaded and checked by the commands' one validator (`document_check`: the code
+generated from the schema, then the rules JSON Schema cannot express), which finds every error
+the models would and words it as they would; importing pydantic and building the models would
+be most of the start-up. A file that fails gets a hint when it looks like another kind. Where a
+floor applies (see `floor`), each field of a valid file's profile looser than the floor is an
+error too.
 """
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .kinds import KINDS
 
 if TYPE_CHECKING:
+    from cleveragents.domain.models.core.document_check import CheckedDocument
     from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.problems import Problem
-    from cleveragents.reading.validation import CheckResult
 
-    from .floor import Floor, Floors
+    from .floor import Floors
 
-__all__ = ["USE_KIND", "Checker", "check_files", "load_file_checker", "with_gc_paused"]
+__all__ = ["USE_KIND", "Checker", "check_files", "with_gc_paused"]
 
 T = TypeVar("T")
-
-
-class FileChecker(Protocol):
-    """A loaded file checked through the kind's model: its result, and its problems with the
-    hint, then each field below each of `floors`."""
-
-    def __call__(
-        self, loaded: LoadedFile, path: str, floors: Sequence[Floor] = ()
-    ) -> tuple[CheckResult[Any], list[Problem]]: ...
 
 
 def with_gc_paused(build: Callable[[], T]) -> T:
@@ -53,49 +43,16 @@ def with_gc_paused(build: Callable[[], T]) -> T:
 USE_KIND = {kind: f"use --kind {kind}" for kind in KINDS}
 
 
-def _import_acceptance(
-    kind: str,
-) -> tuple[Callable[[str], LoadedFile], Callable[[dict[str, Any]], bool]]:
+def _import_checking() -> tuple[Callable[[str], LoadedFile], Callable[..., CheckedDocument]]:
+    from cleveragents.domain.models.core.document_check import check_loaded
     from cleveragents.reading.loaded_file import load_file
 
-    return load_file, KINDS[kind].acceptance()
-
-
-def _import_file_checker(kind: str) -> FileChecker:
-    from cleveragents.reading.validation import check_loaded
-
-    from .floor import floor_problems
-    from .kind_hint import problems_with_hint
-
-    document_kind = KINDS[kind]
-    model = document_kind.model()
-
-    def check(
-        loaded: LoadedFile, path: str, floors: Sequence[Floor] = ()
-    ) -> tuple[CheckResult[Any], list[Problem]]:
-        result = check_loaded(loaded, model, path)
-        problems = problems_with_hint(path, result, kind, USE_KIND)
-        if floors and result.instance is not None and loaded.document is not None:
-            profile, prefix = document_kind.profile_in(result.instance)
-            if profile is not None:
-                problems += floor_problems(profile, floors, loaded.document, prefix, path)
-        return result, problems
-
-    return check
-
-
-def load_file_checker(kind: str) -> FileChecker:
-    """What checks a loaded file through the kind's model (pydantic, imported and built now):
-    its result, and its problems followed by the kind hint, then the fields below the floor
-    it is given."""
-    return with_gc_paused(lambda: _import_file_checker(kind))
+    return load_file, check_loaded
 
 
 class Checker:
-    """Checks documents as one kind, the way `check` does: a document is accepted without the
-    model when it can be, and the model (pydantic) is imported only for the first one that is
-    not, or that a floor applies to. `check` checks files on disk; the language server checks
-    an editor's buffer.
+    """Checks documents as one kind, the way `check` does; `check` checks files on disk,
+    `show` one file, the language server an editor's buffer.
 
     `floors` finds the floor of each document by its name (see `floor`); None: no floor. A
     floor that cannot be used raises FloorError."""
@@ -103,21 +60,36 @@ class Checker:
     def __init__(self, kind: str, floors: Floors | None = None) -> None:
         self.kind = kind
         self.floors = floors
-        self._load_file, self._accepts = with_gc_paused(lambda: _import_acceptance(kind))
-        self._check_with_model: FileChecker | None = None
+        self._load_file, self._check_loaded = with_gc_paused(_import_checking)
+
+    def check(
+        self, loaded: LoadedFile, name: str, floors: Floors | None = None
+    ) -> tuple[CheckedDocument, list[Problem]]:
+        """A loaded document named `name`, checked (the document itself when it is valid),
+        and every problem to report: its errors, then the kind hint, then the fields below its
+        floor (`floors`, when given, instead of the checker's)."""
+        from .kind_hint import problems_with_hint
+
+        floors = self.floors if floors is None else floors
+        applied = () if floors is None else floors.for_file(name)
+        checked = self._check_loaded(loaded, KINDS[self.kind].schema(), name)
+        problems = problems_with_hint(name, checked, self.kind, USE_KIND)
+        if applied and checked.valid is not None and loaded.document is not None:
+            from cleveragents.domain.models.core.document_values import profile_values
+
+            from .floor import floor_problems
+
+            profile, prefix = KINDS[self.kind].profile_mapping_in(checked.valid)
+            if profile is not None:
+                values = profile_values(profile)
+                problems += floor_problems(values, applied, loaded.document, prefix, name)
+        return checked, problems
 
     def problems(
         self, loaded: LoadedFile, name: str, floors: Floors | None = None
     ) -> list[Problem]:
-        """Every problem of a loaded document named `name` (errors, then the kind hint, then
-        the fields below its floor; `floors`, when given, instead of the checker's)."""
-        floors = self.floors if floors is None else floors
-        applied = () if floors is None else floors.for_file(name)
-        if not applied and loaded.accepted_by(self._accepts):
-            return []
-        if self._check_with_model is None:  # the first document that is not valid
-            self._check_with_model = load_file_checker(self.kind)
-        return self._check_with_model(loaded, name, applied)[1]
+        """Every problem of a loaded document named `name`, as `check` gives them."""
+        return self.check(loaded, name, floors)[1]
 
     def check_file(self, path: str) -> list[Problem]:
         """Every problem of the file at `path`; one that cannot be read is a problem too."""

@@ -361,15 +361,18 @@ def run_schema(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from cleveragents.domain.models.core.document_values import shown_document
     from cleveragents.reading.loaded_file import load_file
 
-    from .check import load_file_checker
+    from .check import Checker
 
     path = args.file
-    result, problems = load_file_checker(args.kind)(load_file(path), path)
+    checked, problems = Checker(args.kind).check(load_file(path), path)
+    valid = checked.valid
+    document = None if valid is None else shown_document(KINDS[args.kind].schema(), valid)
     shown = reporter(args.output_format, _colour(args.output_format))
-    _emit(shown.show(result.instance, problems, path, args.kind))
-    return EXIT_INVALID if result.instance is None else EXIT_OK
+    _emit(shown.show(document, problems, path, args.kind))
+    return EXIT_INVALID if document is None else EXIT_OK
 
 
 def run_completion(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cleveragents.domain.models.core.document_values import model_profile_values
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.files import file_problem, read_regular_file
@@ -207,7 +208,9 @@ def _below_floor_findings(floors: Sequence[Floor], new: _Loaded, file: str) -> l
             below.change.old,
             below.change.new,
         )
-        for below in below_floor(new.profile, floors, new.document, new.prefix)
+        for below in below_floor(
+            model_profile_values(new.profile), floors, new.document, new.prefix
+        )
     ]
 
 

@@ -14,7 +14,8 @@ small package that pre-commit installs through `additional_dependencies`. The pa
 by importlib's finders, as `importlib.resources` would, but never imported: a name in a
 configuration file must not run the code of whatever module it names.
 
-A floor is read with the same strict loader as any profile. A floor that cannot be used
+A floor is read with the same strict loader and checked by the same validator as any profile
+(without pydantic), and held as its effective values. A floor that cannot be used
 (missing, unreadable, invalid, its package not installed, a broken `pyproject.toml`) raises
 FloorError, which every command reports with exit status 2: never "no floor". `--no-floor` is
 refused where the configuration sets a floor unless the environment sets
@@ -37,7 +38,7 @@ from .usage import UsageError
 if TYPE_CHECKING:
     import argparse
 
-    from cleveragents.domain.models.core.safety_profile import SafetyProfile
+    from cleveragents.domain.models.core.document_values import ProfileValues
     from cleveragents.domain.models.core.strictness import FieldChange
     from cleveragents.reading.nodes import YamlDocument
 
@@ -70,7 +71,7 @@ class FloorError(Exception):
 class Floor(NamedTuple):
     """A loaded floor and where it comes from, as reports name it."""
 
-    profile: SafetyProfile
+    profile: Mapping[str, Any]  # its effective values (`document_values`)
     source: str  # `pkg:acme_policies/floor.safety_profile.yaml`, or the file's path
     # The file read, resolved: two settings naming one file are one floor (never two files
     # whose names merely read alike).
@@ -275,8 +276,9 @@ def load_floor(spec: str, base: str | None, where: str) -> Floor:
     """The floor `spec` names: `pkg:PACKAGE/RESOURCE`, or a file path relative to the folder
     `base` (None: the current folder, and messages name it as given). `where` says where it
     was set, for messages. Raises FloorError."""
-    from cleveragents.domain.models.core.safety_profile import SafetyProfile
-    from cleveragents.reading.validation import check_yaml_bytes
+    from cleveragents.domain.models.core.document_check import PROFILE, check_loaded
+    from cleveragents.domain.models.core.document_values import profile_values
+    from cleveragents.reading.loaded_file import load_bytes
 
     if spec.startswith(PACKAGE_PREFIX):
         source = spec
@@ -287,14 +289,14 @@ def load_floor(spec: str, base: str | None, where: str) -> Floor:
         if source.startswith(PACKAGE_PREFIX):  # a file's name must not read as a package's
             source = os.path.join(os.curdir, source)
         data, size = _file_floor(path, source, where)
-    result = check_yaml_bytes(data, source, SafetyProfile, file_size=size)
-    if result.instance is None:
+    result = check_loaded(load_bytes(data, source, file_size=size), PROFILE, source)
+    if result.valid is None:
         problems = "\n".join(f"  {problem.render()}" for problem in result.problems)
         raise FloorError(
             f"the floor {visible(source)} ({where}) is not a valid safety profile; fix it:\n"
             f"{problems}"
         )
-    return Floor(result.instance, source, os.path.realpath(path))
+    return Floor(profile_values(result.valid).values, source, os.path.realpath(path))
 
 
 class Floors:
@@ -417,15 +419,17 @@ class BelowFloor(NamedTuple):
 
 
 def below_floor(
-    profile: SafetyProfile, floors: Sequence[Floor], document: YamlDocument, prefix: Loc
+    profile: ProfileValues, floors: Sequence[Floor], document: YamlDocument, prefix: Loc
 ) -> list[BelowFloor]:
     """Each field of `profile` (at `prefix` in `document`) looser than each of the floors,
     placed at the field's value, or where the profile starts when the key is absent."""
+    from cleveragents.domain.models.core.strictness import values_below
+
     found = []
     for floor in floors:
-        for change in profile.fields_below(floor.profile):
+        for change in values_below(profile.values, floor.profile):
             loc = (*prefix, change.field)
-            absent = change.field not in profile.model_fields_set
+            absent = change.field not in profile.given
             line, column = document.position(prefix if absent else loc)
             message = below_floor_text(change, floor.source, absent=absent)
             found.append(BelowFloor(change, line, column, render_loc(loc), message))
@@ -433,7 +437,7 @@ def below_floor(
 
 
 def floor_problems(
-    profile: SafetyProfile, floors: Sequence[Floor], document: YamlDocument, prefix: Loc, file: str
+    profile: ProfileValues, floors: Sequence[Floor], document: YamlDocument, prefix: Loc, file: str
 ) -> list[Problem]:
     """`below_floor`, as `check`'s errors."""
     return [

@@ -9,15 +9,12 @@ for: a security check never chooses its own rules.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
 from .kinds import KINDS
-
-if TYPE_CHECKING:
-    from cleveragents.reading.validation import CheckResult
 
 __all__ = [
     "hint_problem",
@@ -57,8 +54,19 @@ def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda problem: (problem.file, problem.severity == "hint", problem))
 
 
+class Checked(Protocol):
+    """A checked file, by either path (`document_check` or the models'): its problems and its
+    top-level keys."""
+
+    @property
+    def problems(self) -> tuple[Problem, ...]: ...
+
+    @property
+    def top_level_keys(self) -> tuple[str, ...]: ...
+
+
 def problems_with_hint(
-    file: str, result: CheckResult[Any], checked: str, advice: Mapping[str, str]
+    file: str, result: Checked, checked: str, advice: Mapping[str, str]
 ) -> list[Problem]:
     """The problems of a file checked as `checked`, then the hint when it failed and looks like
     another kind; `advice[kind]` says what to do, e.g. "use --kind action"."""

@@ -1,6 +1,6 @@
-"""The kinds of document the toolkit checks: each with its schema file, its model, what accepts
-a valid document without the model, the file names its pre-commit hook matches and where in it
-the safety profile sits."""
+"""The kinds of document the toolkit checks: each with its schema file, its model, its schema as
+the commands' validator knows it (no pydantic), the file names its pre-commit hook matches and
+where in it the safety profile sits."""
 
 from __future__ import annotations
 
@@ -13,11 +13,9 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
+    from cleveragents.domain.models.core.document_check import Schema
     from cleveragents.domain.models.core.safety_profile import SafetyProfile
     from cleveragents.reading.problems import Loc
-
-
-Acceptance = Callable[[dict[str, Any]], bool]
 
 
 class DocumentKind(NamedTuple):
@@ -25,10 +23,10 @@ class DocumentKind(NamedTuple):
     label: str  # in messages: "a safety profile", "an action"
     schema_file: str
     # Each of the next three imports what it returns when called, so a command imports only
-    # what the kind it checks needs (pydantic only for a file that is not valid).
+    # what the kind it checks needs (pydantic only for the commands that build models).
     load_model: Callable[[], type[BaseModel]]
-    # whether the model accepts a loaded document, without importing pydantic (`acceptance`)
-    load_acceptance: Callable[[], Acceptance]
+    # the schema as the commands' validator knows it, without pydantic (`document_check`)
+    load_schema: Callable[[], Schema]
     # the document's top-level fields: its schema's properties, which are its model's fields
     # (a test keeps them equal), read without pydantic
     load_field_names: Callable[[], tuple[str, ...]]
@@ -65,8 +63,14 @@ class DocumentKind(NamedTuple):
             return document, ()
         return getattr(document, self.profile_field), (self.profile_field,)
 
-    def acceptance(self) -> Acceptance:
-        return self.load_acceptance()
+    def profile_mapping_in(self, mapping: dict[str, Any]) -> tuple[dict[str, Any] | None, Loc]:
+        """`profile_in` for a valid document as loaded (a mapping), not as a model."""
+        if self.profile_field is None:
+            return mapping, ()
+        return mapping.get(self.profile_field), (self.profile_field,)
+
+    def schema(self) -> Schema:
+        return self.load_schema()
 
 
 def _profile_model() -> type[BaseModel]:
@@ -81,16 +85,16 @@ def _action_model() -> type[BaseModel]:
     return Action
 
 
-def _profile_acceptance() -> Acceptance:
-    from cleveragents.domain.models.core.acceptance import accepts_profile
+def _profile_schema() -> Schema:
+    from cleveragents.domain.models.core.document_check import PROFILE
 
-    return accepts_profile
+    return PROFILE
 
 
-def _action_acceptance() -> Acceptance:
-    from cleveragents.domain.models.core.acceptance import accepts_action
+def _action_schema() -> Schema:
+    from cleveragents.domain.models.core.document_check import ACTION
 
-    return accepts_action
+    return ACTION
 
 
 def _profile_fields() -> tuple[str, ...]:
@@ -121,7 +125,7 @@ KINDS: dict[str, DocumentKind] = {
         "a safety profile",
         "safety_profile.schema.json",
         _profile_model,
-        _profile_acceptance,
+        _profile_schema,
         _profile_fields,
         files=_PROFILE_FILE_NAME,
         exclude=None,
@@ -132,7 +136,7 @@ KINDS: dict[str, DocumentKind] = {
         "an action",
         "action.schema.json",
         _action_model,
-        _action_acceptance,
+        _action_schema,
         _action_fields,
         files=r"(?ai)(^|/)actions/.*\.ya?ml\Z",
         # A safety profile file kept beside actions is a profile, not an action; anything under

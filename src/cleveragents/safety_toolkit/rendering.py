@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 from cleveragents.reading.terminal_text import visible
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
+    from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.domain.models.core.strictness import FieldChange
 
 __all__ = ["change_text", "marked_lines", "yaml_key", "yaml_value"]
@@ -42,27 +41,26 @@ def change_text(change: FieldChange) -> str:
     return f"{yaml_value(change.old)} → {yaml_value(change.new)}"
 
 
-def _rows(instance: BaseModel, indent: str) -> list[tuple[str, str]]:
-    """(YAML line, origin) for each field; a nested model becomes an indented block."""
-    from pydantic import BaseModel  # only documents shown field by field need it
-
+def _rows(document: ShownDocument, indent: str) -> list[tuple[str, str]]:
+    """(YAML line, origin) for each field; a nested document becomes an indented block."""
     rows: list[tuple[str, str]] = []
-    for key, value in instance.model_dump(mode="json").items():
-        origin = "from file" if key in instance.model_fields_set else "default"
-        nested = getattr(instance, key, None)
-        inner = _rows(nested, indent + "  ") if isinstance(nested, BaseModel) else []
+    for field in document.fields:
+        origin = "from file" if field.given else "default"
+        inner = [] if field.nested is None else _rows(field.nested, indent + "  ")
         if inner:
-            rows.append((f"{indent}{yaml_key(key)}:", origin))
+            rows.append((f"{indent}{yaml_key(field.key)}:", origin))
             rows.extend(inner)
         else:
-            rows.append((f"{indent}{yaml_key(key)}: {yaml_value(value)}", origin))
+            rows.append((f"{indent}{yaml_key(field.key)}: {yaml_value(field.value)}", origin))
     return rows
 
 
-def marked_lines(instance: BaseModel, indent: str = "", *, origin: str | None = None) -> list[str]:
+def marked_lines(
+    document: ShownDocument, indent: str = "", *, origin: str | None = None
+) -> list[str]:
     """Every field as a YAML line marked `# from file` or `# default` (or `# {origin}` for all
     when given), comments aligned; nested profiles (an action's `safety_profile`) are blocks
     marked the same way."""
-    rows = _rows(instance, indent)
+    rows = _rows(document, indent)
     width = max((len(line) for line, _ in rows), default=0)
     return [f"{line.ljust(width)}  # {origin or found}" for line, found in rows]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.automation_profile import AutomationProfile
+from cleveragents.domain.models.core.document_values import model_profile_values
 from cleveragents.domain.models.core.effective_settings import (
     EffectiveSettings,
     effective_settings,
@@ -24,7 +25,7 @@ from cleveragents.domain.models.core.safety_profile import (
     SafetyProfileRef,
     resolve_safety_profile_ref,
 )
-from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
+from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles, values_below
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.validation import check_yaml_file
 
@@ -122,7 +123,8 @@ def resolve_files(
     )
     settings = effective_settings(ref.profile, automation)
     notes = looser_than_overridden(ref, profiles)
-    checks = tuple(FloorCheck(floor, ref.profile.fields_below(floor.profile)) for floor in floors)
+    values = model_profile_values(ref.profile).values
+    checks = tuple(FloorCheck(floor, values_below(values, floor.profile)) for floor in floors)
     return Resolution(ref, settings, dict(files), profiles, notes, checks), []
 
 

@@ -9,10 +9,10 @@ from cleveragents.reading.terminal_text import visible
 from .rendering import marked_lines
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
+    from cleveragents.domain.models.core.document_values import ShownDocument
 
 
-def render_effective(instance: BaseModel, source: str) -> str:
+def render_effective(document: ShownDocument, source: str) -> str:
     """The whole document: a header naming the source, then `marked_lines`."""
-    header = f"# Effective {type(instance).__name__} for {visible(source)}"
-    return "\n".join([header, *marked_lines(instance)]) + "\n"
+    header = f"# Effective {document.name} for {visible(source)}"
+    return "\n".join([header, *marked_lines(document)]) + "\n"

@@ -6,8 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
+    from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
@@ -37,7 +36,7 @@ class Reporter:
         raise NotImplementedError
 
     def show(
-        self, instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+        self, document: ShownDocument | None, problems: Sequence[Problem], source: str, kind: str
     ) -> str:
         """The effective document of one file (None: the file is invalid, see `problems`)."""
         raise NotImplementedError

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .base import Reporter
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
+    from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
@@ -58,17 +57,14 @@ def _finding_json(finding: Finding) -> dict[str, object]:
     }
 
 
-def field_origins(instance: BaseModel, prefix: str = "") -> dict[str, str]:
-    """`file` or `default` for each field by dotted path, nested models' fields too: what the
-    text output marks `# from file` or `# default` (the keys of the dumped document)."""
-    from pydantic import BaseModel
-
+def field_origins(document: ShownDocument, prefix: str = "") -> dict[str, str]:
+    """`file` or `default` for each field by dotted path, nested documents' fields too: what
+    the text output marks `# from file` or `# default` (the keys of the dumped document)."""
     origins: dict[str, str] = {}
-    for key in instance.model_dump(mode="json"):
-        origins[prefix + key] = "file" if key in instance.model_fields_set else "default"
-        nested = getattr(instance, key, None)
-        if isinstance(nested, BaseModel):
-            origins.update(field_origins(nested, f"{prefix}{key}."))
+    for field in document.fields:
+        origins[prefix + field.key] = "file" if field.given else "default"
+        if field.nested is not None:
+            origins.update(field_origins(field.nested, f"{prefix}{field.key}."))
     return origins
 
 
@@ -101,7 +97,7 @@ class JsonReporter(Reporter):
         )
 
     def show(
-        self, instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+        self, document: ShownDocument | None, problems: Sequence[Problem], source: str, kind: str
     ) -> str:
         """{file, kind, document, origins, problems}: the effective document (null when the
         file is invalid), where each field's value came from, and check's objects for its
@@ -110,8 +106,8 @@ class JsonReporter(Reporter):
             {
                 "file": source,
                 "kind": kind,
-                "document": None if instance is None else instance.model_dump(mode="json"),
-                "origins": {} if instance is None else field_origins(instance),
+                "document": None if document is None else document.dump(),
+                "origins": {} if document is None else field_origins(document),
                 "problems": [problem_json(problem) for problem in problems],
             }
         )

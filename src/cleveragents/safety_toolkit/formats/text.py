@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .base import Reporter
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
+    from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.domain.models.core.safety_profile import Provenance
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
@@ -79,19 +78,20 @@ class TextReporter(Reporter):
         return "\n".join(lines) + "\n"
 
     def show(
-        self, instance: BaseModel | None, problems: Sequence[Problem], source: str, kind: str
+        self, document: ShownDocument | None, problems: Sequence[Problem], source: str, kind: str
     ) -> str:
         """A header naming the file, then every field marked `# from file` or `# default`;
         for an invalid file, its problems as `check` reports them."""
         from ..show import render_effective
 
-        return self.check(problems, 1) if instance is None else render_effective(instance, source)
+        return self.check(problems, 1) if document is None else render_effective(document, source)
 
     def resolve(self, resolution: Resolution) -> str:
         """The layers highest first, a note for each field on which the applied profile is
         looser than a layer it overrides, then the applied profile field by field (marked
         `from file`/`default`), then what the action's automation profile adds or is
         overruled on."""
+        from cleveragents.domain.models.core.document_values import shown_model
         from cleveragents.domain.models.core.safety_profile import Provenance
 
         from ..rendering import marked_lines, yaml_value
@@ -109,7 +109,7 @@ class TextReporter(Reporter):
         lines.append(f"source: {yaml_value(resolution.source)}")
         lines.append("profile:")
         built_in = "built-in default" if resolution.source is None else None
-        lines += marked_lines(resolution.ref.profile, "  ", origin=built_in)
+        lines += marked_lines(shown_model(resolution.ref.profile), "  ", origin=built_in)
         settings = resolution.settings
         lines += _yaml_block(
             "autonomy_settings", settings.autonomy_settings, "from the action's automation_profile"

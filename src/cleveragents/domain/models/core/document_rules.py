@@ -1,8 +1,9 @@
 """The rules JSON Schema cannot express, each written once, as plain functions.
 
 The models call them from their validators (and turn what they find into pydantic errors); the
-check that accepts a valid file without pydantic (`acceptance`) calls the same functions, so the
-two can never disagree about a rule. Nothing here imports pydantic.
+validator of the command paths (`document_check`) calls the same functions and gives the same
+messages (`RuleMessage`), so the two can never disagree about a rule. Nothing here imports
+pydantic.
 
 * A cost is a finite number: JSON cannot store `.nan` or `.inf`, and an integer too large for
   a double is not a cost either.
@@ -31,7 +32,17 @@ from cleveragents.reading.describe import describe_value
 from cleveragents.reading.problems import Loc
 
 __all__ = [
+    "BLANK_CATEGORIES",
+    "CATEGORIES_FIELD",
+    "COST_FIELDS",
+    "COST_ORDER",
+    "NOT_FINITE",
+    "NULL_NOT_ALLOWED",
+    "PER_PLAN_FIELD",
+    "RETRIES_FIELD",
+    "TOTAL_FIELD",
     "RuleFinding",
+    "RuleMessage",
     "action_key_findings",
     "confusable_skeleton",
     "cost_order_holds",
@@ -39,6 +50,36 @@ __all__ = [
     "kept_key_findings",
     "normalised_categories",
 ]
+
+
+# The profile fields the rules below read.
+CATEGORIES_FIELD = "allowed_skill_categories"
+PER_PLAN_FIELD, TOTAL_FIELD = COST_FIELDS = ("max_cost_per_plan", "max_total_cost")
+RETRIES_FIELD = "max_retries_per_step"
+
+
+class RuleMessage(NamedTuple):
+    """A rule's error as the models raise it: its type and its message, where `{name}`
+    stands for a value of the error's context."""
+
+    kind: str
+    template: str
+
+
+NOT_FINITE = RuleMessage("finite_number", "Input should be a finite number")
+COST_ORDER = RuleMessage(
+    "cost_order",
+    "max_cost_per_plan ({per_plan}) exceeds max_total_cost ({total}); the per-plan cost must "
+    "not exceed the total cost",
+)
+BLANK_CATEGORIES = RuleMessage(
+    "blank_categories",
+    "the list holds only blank items, which would allow every category; name the categories, "
+    "or write [] to allow every category",
+)
+NULL_NOT_ALLOWED = RuleMessage(
+    "null_not_allowed", "null is not allowed here; leave the key out or give a value"
+)
 
 
 # --- costs ------------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from .document_rules import NULL_NOT_ALLOWED
+
 
 def _absent_means_none(model: type[BaseModel], name: str | None) -> bool:
     field = model.model_fields.get(name) if name is not None else None
@@ -33,9 +35,7 @@ class AbsentIsNotNull(BaseModel):
     @classmethod
     def _reject_explicit_null(cls, value: Any, info: ValidationInfo) -> Any:
         if value is None and _absent_means_none(cls, info.field_name):
-            raise PydanticCustomError(
-                "null_not_allowed", "null is not allowed here; leave the key out or give a value"
-            )
+            raise PydanticCustomError(*NULL_NOT_ALLOWED)
         return value
 
     @model_serializer(mode="wrap")

@@ -10,8 +10,8 @@ what JSON Schema cannot say or pydantic would do differently:
   and stored as a tuple, so a profile is deeply immutable, hashable and still serialises as a
   JSON array.
 
-The rules themselves are in `document_rules`, which the check that accepts valid files without
-pydantic calls too.
+The rules themselves, and their messages, are in `document_rules`, which the validator of the
+command paths (`document_check`) calls too.
 """
 
 from __future__ import annotations
@@ -24,6 +24,14 @@ from pydantic_core import PydanticCustomError
 from cleveragents.domain.models.core.always_validated import AlwaysValidated
 from cleveragents.domain.models.core.document_loading import LoadableDocument
 from cleveragents.domain.models.core.document_rules import (
+    BLANK_CATEGORIES,
+    CATEGORIES_FIELD,
+    COST_FIELDS,
+    COST_ORDER,
+    NOT_FINITE,
+    PER_PLAN_FIELD,
+    RETRIES_FIELD,
+    TOTAL_FIELD,
     cost_order_holds,
     is_finite_number,
     normalised_categories,
@@ -42,21 +50,17 @@ class SafetyProfile(_SchemaSafetyProfile, AlwaysValidated, LoadableDocument):
 
     model_config = ConfigDict(validate_default=True)
 
-    @field_validator("allowed_skill_categories", mode="after")
+    @field_validator(CATEGORIES_FIELD, mode="after")
     @classmethod
     def _normalise_categories(cls, categories: Any) -> tuple[str, ...]:
         normalised = normalised_categories(categories)
         if normalised is None:
             # Blanks alone would normalise to [], which allows every category: an attempt to
             # restrict must never turn into allowing everything.
-            raise PydanticCustomError(
-                "blank_categories",
-                "the list holds only blank items, which would allow every "
-                "category; name the categories, or write [] to allow every category",
-            )
+            raise PydanticCustomError(*BLANK_CATEGORIES)
         return normalised
 
-    @field_validator("max_retries_per_step", mode="before")
+    @field_validator(RETRIES_FIELD, mode="before")
     @classmethod
     def _integral_number_is_integer(cls, value: Any) -> Any:
         # JSON Schema counts 3.0 as an integer; strict pydantic would not.
@@ -64,24 +68,20 @@ class SafetyProfile(_SchemaSafetyProfile, AlwaysValidated, LoadableDocument):
             return int(value)
         return value
 
-    @field_validator("max_cost_per_plan", "max_total_cost", mode="before")
+    @field_validator(*COST_FIELDS, mode="before")
     @classmethod
     def _cost_is_finite(cls, value: Any) -> Any:
         if not is_finite_number(value):
-            raise PydanticCustomError("finite_number", "Input should be a finite number")
+            raise PydanticCustomError(*NOT_FINITE)
         return value
 
-    @field_validator("max_total_cost", mode="after")
+    @field_validator(TOTAL_FIELD, mode="after")
     @classmethod
     def _per_plan_within_total(cls, total: float | None, info: Any) -> float | None:
-        per_plan = info.data.get("max_cost_per_plan")
+        per_plan = info.data.get(PER_PLAN_FIELD)
         if not cost_order_holds(per_plan, total):
-            raise PydanticCustomError(
-                "cost_order",
-                "max_cost_per_plan ({per_plan}) exceeds max_total_cost ({total}); the per-plan "
-                "cost must not exceed the total cost",
-                {"per_plan": per_plan, "total": total},
-            )
+            context = {"per_plan": per_plan, "total": total}
+            raise PydanticCustomError(*COST_ORDER, context)
         return total
 
     def is_at_least_as_strict_as(self, other: SafetyProfile) -> bool:

@@ -11,7 +11,9 @@ field has none, so a new field cannot be silently ignored):
   order of the list does not matter, and a change that allows any category not allowed before
   loosens, even when it also removes one.
 
-Profiles compare by their effective values: a key left out counts as its default.
+Profiles compare by their effective values (`document_values`): a key left out counts as its
+default. The commands compare a file's values without building a model (`compare_values`,
+`values_below`); the models compare through the same functions.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from cleveragents.reading.rules import STRICTER
 
+from .document_values import model_profile_values
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -33,7 +37,9 @@ __all__ = [
     "FieldChange",
     "StrictnessRule",
     "compare_profiles",
+    "compare_values",
     "fields_below",
+    "values_below",
 ]
 
 
@@ -135,27 +141,36 @@ def _rule(field: str) -> StrictnessRule:
         ) from None
 
 
-def compare_profiles(old: BaseModel, new: BaseModel) -> tuple[FieldChange, ...]:
-    """Every field on which `new` is stricter or looser than `old` (two `SafetyProfile`s; typed
-    as their base so this module needs no import of the model, which calls it), in schema
-    order.
+def compare_values(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[FieldChange, ...]:
+    """Every field on which the profile of effective values `new` is stricter or looser than
+    `old` (`document_values`: every field, in schema order).
 
     Fields that are equally strict are left out: equal values, and category lists that hold
     the same categories in another order. Raises LookupError for a field without a rule."""
     changes = []
-    for field in type(new).model_fields:
-        rule = _rule(field)
-        old_value, new_value = getattr(old, field), getattr(new, field)
-        change = rule.compare(old_value, new_value)
+    for field, new_value in new.items():
+        old_value = old[field]
+        change = _rule(field).compare(old_value, new_value)
         if change is not None:
             changes.append(FieldChange(field, old_value, new_value, change))
     return tuple(changes)
 
 
-def fields_below(profile: BaseModel, floor: BaseModel) -> tuple[FieldChange, ...]:
-    """Every field on which `profile` is looser than `floor`, in schema order: `old` is the
-    floor's value, `new` the profile's.
+def compare_profiles(old: BaseModel, new: BaseModel) -> tuple[FieldChange, ...]:
+    """`compare_values` for two `SafetyProfile`s (typed as their base so this module needs no
+    import of the model, which calls it)."""
+    return compare_values(model_profile_values(old).values, model_profile_values(new).values)
 
-    The same order as `compare_profiles` (and so `diff`), on effective values: a field the floor
-    leaves out constrains as its default does, and so does a field the profile leaves out."""
-    return tuple(change for change in compare_profiles(floor, profile) if change.loosens)
+
+def values_below(profile: Mapping[str, Any], floor: Mapping[str, Any]) -> tuple[FieldChange, ...]:
+    """Every field on which the effective values `profile` are looser than `floor`'s, in schema
+    order: `old` is the floor's value, `new` the profile's.
+
+    The same order as `compare_values` (and so `diff`): a field the floor leaves out constrains
+    as its default does, and so does a field the profile leaves out."""
+    return tuple(change for change in compare_values(floor, profile) if change.loosens)
+
+
+def fields_below(profile: BaseModel, floor: BaseModel) -> tuple[FieldChange, ...]:
+    """`values_below` for two `SafetyProfile`s."""
+    return values_below(model_profile_values(profile).values, model_profile_values(floor).values)

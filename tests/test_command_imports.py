@@ -1,0 +1,153 @@
+"""The command paths import no pydantic: `check` (profiles and actions, valid or not, in every
+format), `show`, and the floors (`check --floor F`, a floor set in pyproject.toml) are checked
+by the commands' one validator (`document_check`), whose words are the models' (see
+tests/test_command_path_agrees.py). Importing pydantic and building the models was most of a
+run's start-up; pydantic stays for the Python API.
+
+Each run is the real console script in a subprocess, which lists the modules it imported
+(`sys.modules` when it exits) in a file. Not timed: benchmarks/check_speed.py measures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import (
+    EXAMPLES,
+    REPO_ROOT,
+    VALID_PROFILES,
+    console_script,
+    expected_output_path,
+    relative,
+)
+
+VALID_ACTIONS = sorted((EXAMPLES / "actions" / "valid").glob("*.yaml"))
+INVALID_PROFILE = EXAMPLES / "invalid" / "several_problems.safety_profile.yaml"
+INVALID_ACTION = EXAMPLES / "actions" / "invalid" / "automation_profile_infinite.action.yaml"
+CLI = console_script("safety-profile")
+VALIDATOR = "cleveragents.domain.models.core.document_check"
+# Runs the console script as installed, then writes the names in sys.modules to a file.
+RUNNER = """\
+import runpy, sys
+modules_file, *sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+finally:
+    with open(modules_file, "w", encoding="utf-8") as file:
+        file.write("\\n".join(sorted(sys.modules)))
+"""
+
+
+def run_with_modules(
+    tmp_path: Path, *arguments: str, cwd: Path = REPO_ROOT
+) -> tuple[int, str, set[str]]:
+    """Exit status, standard output and the modules imported by one run of the CLI."""
+    modules_file = tmp_path / "modules.txt"
+    result = subprocess.run(
+        [sys.executable, "-c", RUNNER, str(modules_file), CLI, *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert result.stderr == ""
+    return result.returncode, result.stdout, set(modules_file.read_text("utf-8").split())
+
+
+def pydantic_modules(modules: set[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in ("pydantic", "pydantic_core")}
+
+
+@pytest.mark.parametrize(
+    ("kind", "files", "generated"),
+    [
+        ("profile", VALID_PROFILES, "cleveragents.schema_validators.safety_profile_schema"),
+        ("action", VALID_ACTIONS, "cleveragents.schema_validators.action_schema"),
+    ],
+)
+def test_check_accepts_valid_files_without_pydantic(
+    tmp_path: Path, kind: str, files: list[Path], generated: str
+) -> None:
+    status, output, modules = run_with_modules(
+        tmp_path, "check", "--kind", kind, *map(relative, files)
+    )
+    assert (status, output) == (0, f"ok: {len(files)} files valid\n")
+    assert {VALIDATOR, generated} <= modules  # the schema's generated validator decided
+    assert pydantic_modules(modules) == set()
+    # Nor what only other commands need (diff's help reads the strictness rules), nor
+    # dataclasses, which with inspect was a tenth of the start-up.
+    assert {"cleveragents.domain.models.core.strictness", "dataclasses"} & modules == set()
+
+
+@pytest.mark.parametrize(
+    ("kind", "invalid"), [("profile", INVALID_PROFILE), ("action", INVALID_ACTION)]
+)
+@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+def test_check_words_invalid_files_without_pydantic(
+    tmp_path: Path, kind: str, invalid: Path, output_format: str
+) -> None:
+    status, output, modules = run_with_modules(
+        tmp_path, "check", "--kind", kind, "--format", output_format, relative(invalid)
+    )
+    assert status == 1
+    if output_format == "text":  # the words the models give, as the example keeps them
+        expected = expected_output_path(invalid).read_text("utf-8")
+        assert output == expected + "1 of 1 file invalid\n"
+    assert VALIDATOR in modules
+    assert pydantic_modules(modules) == set()
+
+
+@pytest.mark.parametrize(
+    ("kind", "file", "status"),
+    [
+        ("profile", VALID_PROFILES[0], 0),
+        ("action", VALID_ACTIONS[0], 0),
+        ("profile", INVALID_PROFILE, 1),
+        ("action", INVALID_ACTION, 1),
+    ],
+)
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_show_imports_no_pydantic(
+    tmp_path: Path, kind: str, file: Path, status: int, output_format: str
+) -> None:
+    arguments = ("show", "--kind", kind, "--format", output_format, relative(file))
+    found, output, modules = run_with_modules(tmp_path, *arguments)
+    assert found == status
+    assert output.startswith("# Effective" if status == 0 and output_format == "text" else "")
+    assert pydantic_modules(modules) == set()
+
+
+FLOOR = "require_sandbox: true\nmax_retries_per_step: 2\n"
+LOOSE = "require_sandbox: false\nmax_retries_per_step: 5.0\n"
+
+
+@pytest.mark.parametrize("set_by", ["--floor", "pyproject.toml"])
+def test_the_floor_is_loaded_and_applied_without_pydantic(tmp_path: Path, set_by: str) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "floor.yaml").write_text(FLOOR, encoding="utf-8")
+    (project / "loose.safety_profile.yaml").write_text(LOOSE, encoding="utf-8")
+    (project / "strict.safety_profile.yaml").write_text(FLOOR, encoding="utf-8")
+    floor_options = ["--floor", "floor.yaml"]
+    if set_by == "pyproject.toml":
+        (project / "pyproject.toml").write_text(
+            '[tool.safety-profile]\nfloor = "floor.yaml"\n', encoding="utf-8"
+        )
+        floor_options = []
+    files = ["loose.safety_profile.yaml", "strict.safety_profile.yaml"]
+    status, output, modules = run_with_modules(
+        tmp_path, "check", *floor_options, *files, cwd=project
+    )
+    assert status == 1
+    assert output == (
+        "loose.safety_profile.yaml:1:18: error: require_sandbox: false is looser than the "
+        "floor's true (floor.yaml)\n"
+        "loose.safety_profile.yaml:2:23: error: max_retries_per_step: 5 is looser than the "
+        "floor's 2 (floor.yaml)\n"
+        "1 of 2 files invalid\n"
+    )
+    assert pydantic_modules(modules) == set()
