@@ -85,6 +85,11 @@ async function pythonExtensionInterpreter(): Promise<string | undefined> {
 /** Where to look for the server, in order. */
 async function candidates(): Promise<Candidate[]> {
   const settings = vscode.workspace.getConfiguration("safetyProfile");
+  output.appendLine(
+    `looking for the server (workspace ${vscode.workspace.isTrusted ? "trusted" : "not trusted"}): ` +
+      `safetyProfile.path ${JSON.stringify(settings.inspect("path"))}, ` +
+      `safetyProfile.interpreter ${JSON.stringify(settings.inspect("interpreter"))}`,
+  );
   const found: Candidate[] = [];
   const executable = settings.get<string>("path", "").trim();
   if (executable) {
