@@ -19,16 +19,16 @@ import pytest
 from conftest import EXAMPLES, REPO_ROOT, console_script, missing_tool
 from git_repos import new_repository
 from vscode_session import (
-    VSCode,
+    MissingTool,
     Problem,
     Tools,
+    VSCode,
     Workbench,
     build_vsix,
     running_vscode,
     server_log,
     tools,
 )
-from vscode_session import MissingTool as ToolMissing
 
 SCREENSHOTS = REPO_ROOT / "build" / "vscode-screenshots"
 INSTALL_COMMAND = "pip install 'cleveragents-safety-profile[lsp]'"
@@ -55,7 +55,7 @@ FILES = {
 def vscode_tools() -> Tools:
     try:
         return tools()
-    except ToolMissing as missing:
+    except MissingTool as missing:
         missing_tool(str(missing))
 
 
