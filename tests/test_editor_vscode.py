@@ -263,3 +263,65 @@ def test_without_a_server_one_notification_names_the_install_command(
         log = server_log(running.user_data)
         assert "the setting safetyProfile.interpreter" in log
         assert "not installed" in log
+
+
+@pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
+def test_an_untrusted_folder_never_runs_its_own_files(
+    vscode_tools: Tools, vsix: Path, screenshots: Path, tmp_path: Path, trusted: bool
+) -> None:
+    """Restricted mode: the folder's settings do not choose the server, and a server inside the
+    folder is refused even when the user's settings name it; one outside it runs. Trusted, the
+    same folder's server runs (so the scripts would leave their trace)."""
+    (tmp_path / "workspace").mkdir()
+    folder = tmp_path / "workspace"
+    traces = tmp_path / "traces"
+    traces.mkdir()
+
+    def leaves_a_trace(name: str) -> str:
+        return f'#!/bin/sh\ntouch "{traces / name}"\nexec "{sys.executable}" "$@"\n'
+
+    new_repository(
+        folder,
+        {
+            "safety_profile.yaml": "max_retries_per_step: 101\n",
+            ".vscode/settings.json": json.dumps(
+                {"safetyProfile.interpreter": str(folder / "venv" / "python")}
+            ),
+            "venv/python": leaves_a_trace("folder-settings-interpreter"),
+            "tools/safety-profile": (
+                f'#!/bin/sh\ntouch "{traces / "users-path-into-the-folder"}"\n'
+                f'exec "{console_script("safety-profile")}" "$@"\n'
+            ),
+        },
+    )
+    for script in (folder / "venv" / "python", folder / "tools" / "safety-profile"):
+        script.chmod(0o755)
+    settings = {
+        "safetyProfile.path": str(folder / "tools" / "safety-profile"),
+        "safetyProfile.interpreter": sys.executable,
+    }
+    scratch = tmp_path / "scratch"
+    with running_vscode(
+        vscode_tools, vsix, folder, scratch, screenshots, settings, workspace_trust=not trusted
+    ) as running:
+        workbench = running.workbench
+        if not trusted:
+            # VS Code opens a folder it was not told to trust in Restricted Mode, and says so.
+            restricted = workbench.page.locator(".statusbar-item", has_text="Restricted Mode")
+            restricted.first.wait_for(timeout=60_000)
+        workbench.open("safety_profile.yaml")
+        workbench.wait_until(lambda: workbench.squiggles() == 1)
+        workbench.screenshot(f"{'trusted' if trusted else 'untrusted'}-folder-checked")
+        log = server_log(running.user_data)
+    if trusted:
+        assert [path.name for path in traces.iterdir()] == ["users-path-into-the-folder"]
+        assert "(the setting safetyProfile.path)" in log
+        return
+    assert list(traces.iterdir()) == []
+    assert "workspace not trusted" in log
+    assert (
+        f"not used: the setting safetyProfile.path ({folder}/tools/safety-profile lsp): "
+        "refused (it is a file of this untrusted folder)"
+    ) in log
+    assert str(folder / "venv" / "python") not in log  # the folder's own setting is not read
+    assert f"starting {sys.executable} -P -m cleveragents.safety_toolkit lsp" in log

@@ -260,10 +260,11 @@ def running_vscode(
     screenshots: Path,
     settings: Mapping[str, Any],
     *,
-    trust: bool = False,
+    workspace_trust: bool = False,
 ) -> Iterator[VSCode]:
     """code-server with `vsix` installed and `settings` as the user's settings, showing
-    `folder` in a headless chromium tab. `trust`: leave workspace trust on (VS Code asks)."""
+    `folder` in a headless chromium tab. `workspace_trust`: leave VS Code's workspace trust on (a folder
+    not trusted yet opens in Restricted Mode); off, every folder is trusted."""
     from playwright.sync_api import sync_playwright
 
     home, user_data, extensions = scratch / "home", scratch / "user-data", scratch / "extensions"
@@ -287,7 +288,7 @@ def running_vscode(
     port = _free_port()
     options = ["--auth", "none", "--bind-addr", f"127.0.0.1:{port}", *dirs]
     options += ["--disable-telemetry", "--disable-update-check"]
-    if not trust:
+    if not workspace_trust:
         options.append("--disable-workspace-trust")
     log = (scratch / "code-server.log").open("wb")
     server = subprocess.Popen(

@@ -172,6 +172,9 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     notifyMissing(describeTried(tried));
     return;
   }
+  if (tried.length > 1) {
+    output.appendLine(`not used: ${describeTried(tried.slice(0, -1))}`);
+  }
   output.appendLine(`starting ${[found.command, ...found.args, "--stdio"].join(" ")} (${found.origin})`);
   const hooks = hookFiles(context);
   clients = [newClient(found, hooks)];
