@@ -263,8 +263,8 @@ def running_vscode(
     workspace_trust: bool = False,
 ) -> Iterator[VSCode]:
     """code-server with `vsix` installed and `settings` as the user's settings, showing
-    `folder` in a headless chromium tab. `workspace_trust`: leave VS Code's workspace trust on (a folder
-    not trusted yet opens in Restricted Mode); off, every folder is trusted."""
+    `folder` in a headless chromium tab. `workspace_trust`: leave VS Code's workspace trust on
+    (a folder not trusted yet opens in Restricted Mode); off, every folder is trusted."""
     from playwright.sync_api import sync_playwright
 
     home, user_data, extensions = scratch / "home", scratch / "user-data", scratch / "extensions"
