@@ -46,6 +46,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     fixed = folder / "fixed.safety_profile.yaml"
     fixed.write_text("require_sandbox: yes\nmax_retries_per_step: 010\n")
     both.write_text("\n".join(BOTH) + "\n")
+    asked = folder / "asked.safety_profile.yaml"
+    asked.write_text("require_sandbox: true\n\n")
     plan = {
         "server": [console_script("safety-profile"), "lsp"],
         "yaml_server": server_command(),
@@ -60,6 +62,11 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         ],
         "fixes": [{"file": str(fixed), "code": "yaml.ambiguous-scalar"}],
         "both": [str(both)],
+        # On the empty line after the first field, then on the first field's key.
+        "asks": [
+            {"file": str(asked), "line": 2, "col": 0},
+            {"file": str(asked), "line": 1, "col": 3},
+        ],
     }
     (folder / "plan.json").write_text(json.dumps(plan))
     environment = {**os.environ, "SAFETY_PROFILE_PLAN": str(folder / "plan.json")}
@@ -119,3 +126,18 @@ def test_a_quick_fix_applied_in_neovim_clears_its_problem(session: dict[str, Any
     assert shown["lines"] == ["require_sandbox: true", "max_retries_per_step: 010"]
     [left] = as_shown(shown["diagnostics"])
     assert (left.line, left.code) == (1, "yaml.ambiguous-scalar")
+
+
+def test_completion_and_hover_in_neovim(session: dict[str, Any]) -> None:
+    from cleveragents.reading.rules import STRICTER
+
+    schema = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
+    on_new_line, on_key = session["asks"]
+    fields = [name for name in schema["properties"] if name != "require_sandbox"]
+    assert [item["label"] for item in on_new_line["completion"]] == fields
+    # Neovim 0.7 takes no snippets: the key and its colon, nothing to tab through.
+    assert [item["insert"] for item in on_new_line["completion"]] == [f"{f}: " for f in fields]
+    hover = on_key["hover"]
+    assert schema["properties"]["require_sandbox"]["description"] in hover
+    assert "Default: true" in hover
+    assert f"Stricter: {STRICTER['require_sandbox']}" in hover
