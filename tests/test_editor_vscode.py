@@ -60,8 +60,9 @@ def vscode_tools() -> Tools:
 
 
 @pytest.fixture(scope="module")
-def vsix(vscode_tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_vsix(vscode_tools, tmp_path_factory.mktemp("vsix"))
+def vsix(vscode_tools: Tools) -> Path:
+    """The .vsix a user installs, packaged from editors/vscode into build/vscode/ (CI keeps it)."""
+    return build_vsix(vscode_tools, REPO_ROOT / "build" / "vscode")
 
 
 @pytest.fixture(scope="module")

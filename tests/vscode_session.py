@@ -91,7 +91,9 @@ def tools() -> Tools:
 
 def build_vsix(found: Tools, out: Path) -> Path:
     """The extension packaged as a user gets it: `vsce package` (which compiles it first)."""
-    vsix = out / "safety-profile.vsix"
+    version = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))["version"]
+    out.mkdir(parents=True, exist_ok=True)
+    vsix = out / f"cleveragents-safety-profile-{version}.vsix"
     with tempfile.TemporaryDirectory() as home:
         subprocess.run(
             [str(EXTENSION / "node_modules" / ".bin" / "vsce"), "package", "--out", str(vsix)],
@@ -148,6 +150,7 @@ class Workbench:
     def __init__(self, page: Any, screenshots: Path) -> None:
         self.page = page
         self.screenshots = screenshots
+        self.opened_at = 0.0  # time.monotonic() when the last Quick Open was confirmed
         self._shots = len(list(screenshots.glob("*.png")))  # numbered on from earlier sessions
 
     def screenshot(self, step: str) -> Path:
@@ -175,6 +178,7 @@ class Workbench:
             timeout=WAIT_MS
         )
         self.page.keyboard.press("Enter")
+        self.opened_at = time.monotonic()
         self.page.locator(".tab.active", has_text=name).wait_for(timeout=WAIT_MS)
         self.page.locator(".monaco-editor .view-line").first.wait_for(timeout=WAIT_MS)
         self.focus_editor()
