@@ -18,7 +18,6 @@ boolean belongs: one error) and `true` (no error), at the end of `require_sandbo
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
@@ -27,21 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from vscode_session import MissingTool, build_vsix, running_vscode, tools  # noqa: E402
+from lsp_speed import report  # noqa: E402  (beside this script: the same figures' layout)
+from vscode_session import MissingTool, build_vsix, chromium, running_vscode, tools  # noqa: E402
 
 INVALID = "require_sandbox: yes\nmax_retries_per_step: 101\n"
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
-def report(label: str, seconds: list[float]) -> None:
-    median, p95 = statistics.median(seconds), percentile(seconds, 0.95)
-    print(
-        f"{label:<42} n={len(seconds):<4} median {median * 1000:7.0f} ms  p95 {p95 * 1000:7.0f} ms"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,9 +52,12 @@ def main(argv: list[str] | None = None) -> int:
         vsix = build_vsix(found, scratch / "vsix")
         settings = {"safetyProfile.interpreter": sys.executable}
         started = time.monotonic()
-        with running_vscode(
-            found, vsix, folder, scratch / "code-server", scratch / "shots", settings
-        ) as vscode:
+        with (
+            chromium() as browser,
+            running_vscode(
+                found, vsix, folder, scratch / "code-server", scratch / "shots", settings, browser
+            ) as vscode,
+        ):
             workbench = vscode.workbench
             print(f"workbench ready after {time.monotonic() - started:.1f} s")
             opened = []
@@ -74,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
                 workbench.open(f"p{number}.safety_profile.yaml")
                 workbench.wait_until(lambda: workbench.squiggles() == 2)
                 opened.append(time.monotonic() - workbench.opened_at)
-            report("open -> diagnostics (first: server start)", opened[:1])
-            report("open -> diagnostics (server running)", opened[1:])
+            report("open -> diagnostics, server starting", opened[:1])
+            report("open -> diagnostics, server running", opened[1:])
             workbench.open("typed.safety_profile.yaml")
             workbench.go_to(1, 22)
             typed = []

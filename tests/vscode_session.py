@@ -256,6 +256,23 @@ class VSCode(NamedTuple):
 
 
 @contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, headless, driven by Playwright (its own browser download is not used)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=["--no-sandbox", "--disable-dev-shm-usage"],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
 def running_vscode(
     found: Tools,
     vsix: Path,
@@ -263,14 +280,14 @@ def running_vscode(
     scratch: Path,
     screenshots: Path,
     settings: Mapping[str, Any],
+    browser: Any,
     *,
     workspace_trust: bool = False,
 ) -> Iterator[VSCode]:
     """code-server with `vsix` installed and `settings` as the user's settings, showing
-    `folder` in a headless chromium tab. `workspace_trust`: leave VS Code's workspace trust on
-    (a folder not trusted yet opens in Restricted Mode); off, every folder is trusted."""
-    from playwright.sync_api import sync_playwright
-
+    `folder` in a new tab (a fresh browser context) of `browser` (`chromium()`).
+    `workspace_trust`: leave VS Code's workspace trust on (a folder not trusted yet opens in
+    Restricted Mode); off, every folder is trusted."""
     home, user_data, extensions = scratch / "home", scratch / "user-data", scratch / "extensions"
     for made in (home, user_data, extensions, screenshots):
         made.mkdir(parents=True, exist_ok=True)
@@ -304,20 +321,15 @@ def running_vscode(
     url = f"http://127.0.0.1:{port}/?folder={folder}"
     try:
         _wait_for_health(port, server)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(CHROMIUM),
-                headless=True,
-                args=["--no-sandbox", "--disable-dev-shm-usage"],
-            )
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 900})
-                page.goto(url)
-                page.wait_for_selector(".monaco-workbench", timeout=WAIT_MS)
-                page.wait_for_selector("[id='status.problems']", timeout=WAIT_MS)
-                yield VSCode(Workbench(page, screenshots), url, folder, user_data)
-            finally:
-                browser.close()
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        try:
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_selector(".monaco-workbench", timeout=WAIT_MS)
+            page.wait_for_selector("[id='status.problems']", timeout=WAIT_MS)
+            yield VSCode(Workbench(page, screenshots), url, folder, user_data)
+        finally:
+            context.close()
     finally:
         server.terminate()
         try:
