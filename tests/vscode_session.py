@@ -28,7 +28,9 @@ from typing import Any, NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 EXTENSION = ROOT / "editors" / "vscode"
 INSTALLER = ROOT / ".ci" / "install-vscode-tools"
-CHROMIUM = Path("/usr/lib/chromium/chromium")  # the binary: /usr/bin/chromium is a wrapper
+# Debian's chromium (the binary: /usr/bin/chromium is a wrapper), or another Chromium-based
+# browser named by SAFETY_PROFILE_CHROMIUM (GitHub's Ubuntu runners have Google Chrome).
+CHROMIUM = Path(os.environ.get("SAFETY_PROFILE_CHROMIUM", "/usr/lib/chromium/chromium"))
 WAIT_MS = 60_000  # workbench, server start and first diagnostics on two busy cores
 
 
@@ -77,7 +79,7 @@ def tools() -> Tools:
     if not (node_bin / "node").exists() or not code_server.exists():
         raise MissingTool(f"code-server and Node.js 24 are not installed in {cache}: {install}")
     if not CHROMIUM.exists():
-        raise MissingTool(f"Debian's chromium is not installed: {install}")
+        raise MissingTool(f"no browser at {CHROMIUM} (Debian's chromium): {install}")
     try:
         import playwright  # noqa: F401
     except ImportError:

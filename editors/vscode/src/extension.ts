@@ -42,14 +42,15 @@ function hookFiles(context: vscode.ExtensionContext): Files {
   return KINDS.flatMap((kind) => files(documents[kind]));
 }
 
-/** `safetyProfile.files`: more globs, each checked as the kind it names. */
-function addedFiles(): Map<Kind, string[]> {
+/** `safetyProfile.files`: more globs, each checked as the kind it names (`report`: log the
+ * entries that name no kind, once per start rather than per document opened). */
+function addedFiles(report = false): Map<Kind, string[]> {
   const setting = vscode.workspace.getConfiguration("safetyProfile").get<Record<string, string>>("files", {});
   const added = new Map<Kind, string[]>();
   for (const [glob, kind] of Object.entries(setting)) {
     if ((KINDS as readonly string[]).includes(kind)) {
       added.set(kind as Kind, [...(added.get(kind as Kind) ?? []), glob]);
-    } else {
+    } else if (report) {
       output.appendLine(`safetyProfile.files: ${JSON.stringify(glob)} names the kind ${JSON.stringify(kind)}; use "profile" or "action"`);
     }
   }
@@ -178,7 +179,7 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   output.appendLine(`starting ${[found.command, ...found.args, "--stdio"].join(" ")} (${found.origin})`);
   const hooks = hookFiles(context);
   clients = [newClient(found, hooks)];
-  for (const [kind, globs] of addedFiles()) {
+  for (const [kind, globs] of addedFiles(true)) {
     clients.push(newClient(found, files(globs), kind, skipping(hooks)));
   }
   await Promise.all(clients.map((client) => client.start()));
