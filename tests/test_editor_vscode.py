@@ -46,6 +46,8 @@ FILES = {
     "teams/new.safety_profile.yaml": "require_sandbox: true\n",
     "teams/hover.safety_profile.yaml": "require_sandbox: true\nmax_cost_per_plan: 5\n",
     "CI/Prod.Safety-Profile.YML": "max_retries_per_step: 101\n",
+    # Named like no hook's file: checked because safetyProfile.files names it.
+    "policies/base.yaml": "require_sandbox: no\nmax_retries_per_step: 101\n",
     "actions/deploy.yaml": (
         "name: local/deploy\nstrategy_actor: local/default\nexecution_actor: local/default\n"
         "safety_profile:\n  require_sandbox: no\n  max_retries_per_step: 500\n"
@@ -90,9 +92,12 @@ def vscode(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[VSCode]:
     """A repository of profiles open in VS Code; the server is this environment's, found
-    through the setting safetyProfile.interpreter."""
+    through the setting safetyProfile.interpreter; policies/*.yaml added by safetyProfile.files."""
     folder = new_repository(tmp_path_factory.mktemp("workspace"), FILES)
-    settings = {"safetyProfile.interpreter": sys.executable}
+    settings = {
+        "safetyProfile.interpreter": sys.executable,
+        "safetyProfile.files": {"**/policies/*.yaml": "profile"},
+    }
     scratch = tmp_path_factory.mktemp("code-server")
     with running_vscode(
         vscode_tools, vsix, folder, scratch, screenshots, settings, browser
@@ -156,6 +161,8 @@ def test_an_invalid_profile_shows_what_check_reports(vscode: VSCode, workbench: 
         ("CI/Prod.Safety-Profile.YML", "profile", {"schema.less-than-equal"}),
         # Under actions/: an action (as a profile, its fields would be unknown keys).
         ("actions/deploy.yaml", "action", {"schema.missing", "yaml.ambiguous-scalar"}),
+        # Added by the setting safetyProfile.files, as a profile.
+        ("policies/base.yaml", "profile", {"yaml.ambiguous-scalar", "schema.less-than-equal"}),
     ],
 )
 def test_a_file_is_checked_as_the_hooks_check_it(
