@@ -157,7 +157,8 @@ class Workbench:
 
     def screenshot(self, step: str) -> Path:
         self._shots += 1
-        path = self.screenshots / f"{self._shots:02}-{step}.png"
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", step).strip("-")  # a test id holds `/`, `[`
+        path = self.screenshots / f"{self._shots:02}-{name}.png"
         self.page.screenshot(path=str(path))
         return path
 
