@@ -121,13 +121,12 @@ def _fields(schema: Mapping[str, Any], in_profile: bool) -> dict[str, Field]:
 def fields_of(kind: str, parent: str | None) -> dict[str, Field]:
     """The fields of the mapping at `parent` (None: the document's top level) of a document of
     `kind`, by name; empty where the schema names none (an action's extra keys)."""
-    profile = KINDS["profile"]
     if kind == "profile":
         return _fields(_schema("profile"), True) if parent is None else {}
     if parent is None:
         return _fields(_schema(kind), False)
     if parent == KINDS[kind].profile_field:
-        return _fields(_schema(profile.name), True)
+        return _fields(_schema("profile"), True)
     return {}
 
 
@@ -151,12 +150,19 @@ def _parent(lines: Sequence[str], line: int, indent: int) -> tuple[str | None, i
         found = _indent(lines[above])
         if found is None or found >= indent:
             continue
-        key = _KEY_LINE.match(lines[above])
-        rest = lines[above][key.end() :].strip() if key else "x"
-        if key is None or (rest and not rest.startswith("#")) or found != 0:
+        key = _block_key(lines[above])
+        if key is None or found != 0:
             return None  # only a top-level key opens a mapping our schemas describe
-        return key.group(2), above
+        return key, above
     return None
+
+
+def _block_key(line: str) -> str | None:
+    """The key of a line `key:` with nothing after it but a comment: a block follows."""
+    key = _KEY_LINE.match(line)
+    if key is None or line[key.end() :].split("#", 1)[0].strip():
+        return None
+    return key.group(2)
 
 
 def _keys_present(lines: Sequence[str], parent_line: int, indent: int, skip: int) -> set[str]:
@@ -399,13 +405,11 @@ def _list_owner(lines: Sequence[str], line: int, indent: int) -> tuple[str, str 
             continue
         if found > indent:
             continue
-        key = _KEY_LINE.match(lines[above])
-        if key is None or lines[above][key.end() :].strip().split("#")[0].strip():
+        key = _block_key(lines[above])
+        parent = None if key is None else _parent(lines, above, found)
+        if key is None or parent is None:
             return None
-        parent = _parent(lines, above, found)
-        if parent is None:
-            return None
-        return key.group(2), parent[0], above
+        return key, parent[0], above
     return None
 
 
