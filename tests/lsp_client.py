@@ -15,7 +15,7 @@ import json
 import queue
 import subprocess
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,9 +36,12 @@ class LanguageServerError(RuntimeError):
     """The server answered with an error, stopped, or did not answer in time."""
 
 
+def _framed(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
 def _write_message(stream: IO[bytes], message: JsonObject) -> None:
-    body = json.dumps(message).encode("utf-8")
-    stream.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    stream.write(_framed(json.dumps(message).encode("utf-8")))
     stream.flush()
 
 
@@ -69,12 +72,14 @@ class LanguageServerClient:
         settings: Mapping[str, Any],
         cwd: Path,
         timeout: float = 20.0,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.timeout = timeout
         self._settings = dict(settings)  # answers `workspace/configuration`, by section
         self._process = subprocess.Popen(
             list(command),
             cwd=cwd,
+            env=None if env is None else dict(env),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -87,6 +92,7 @@ class LanguageServerClient:
         self._stderr: list[bytes] = []
         self._opened: set[str] = set()
         self._server_requests: list[JsonObject] = []
+        self.notifications: list[JsonObject] = []  # every notification from the server
         # http(s) schemas this editor serves (URL -> text), as if published; others are refused.
         self.remote_content: dict[str, str] = {}
         threading.Thread(target=self._read_stdout, daemon=True).start()
@@ -138,6 +144,7 @@ class LanguageServerClient:
         return [request for request in self._server_requests if request["method"] == method]
 
     def _on_notification(self, message: JsonObject) -> None:
+        self.notifications.append(message)
         if message["method"] == "textDocument/publishDiagnostics":
             params = message["params"]
             with self._diagnostics_changed:
@@ -149,13 +156,24 @@ class LanguageServerClient:
 
     # -- JSON-RPC ------------------------------------------------------------------------------
     def request(self, method: str, params: Any) -> Any:
+        response = self.request_framed(_framed, method, params)
+        if "error" in response:
+            raise LanguageServerError(f"{method} failed: {response['error']}")
+        return response.get("result")
+
+    def request_framed(
+        self, frame: Callable[[bytes], bytes], method: str, params: Any
+    ) -> JsonObject:
+        """Send a request whose bytes on the wire are `frame(body)` (a broken client's header,
+        perhaps) and return the whole response, an error included."""
         self._next_id += 1
         request_id = self._next_id
         answer: queue.Queue[JsonObject] = queue.Queue()
         self._responses[request_id] = answer
-        self._send({"id": request_id, "method": method, "params": params})
+        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        self.send_raw(frame(body.encode("utf-8")))
         try:
-            response = answer.get(timeout=self.timeout)
+            return answer.get(timeout=self.timeout)
         except queue.Empty:
             raise LanguageServerError(
                 f"no answer to {method} within {self.timeout} s; server stderr:\n"
@@ -163,9 +181,6 @@ class LanguageServerClient:
             ) from None
         finally:
             del self._responses[request_id]
-        if "error" in response:
-            raise LanguageServerError(f"{method} failed: {response['error']}")
-        return response.get("result")
 
     def send_raw(self, data: bytes) -> None:
         """Write bytes as they are, framed or not: what a broken client might send."""

@@ -16,12 +16,19 @@ from typing import Any
 
 import pytest
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, console_script, missing_tool
+from git_repos import git, new_repository, write_files
 from lsp_expectations import EXAMPLE_FILES, Shown, expected_diagnostics
 
 SESSION = REPO_ROOT / "tests" / "neovim" / "session.lua"
-SEVERITIES = {1: "error", 4: "hint"}  # vim.diagnostic.severity.ERROR and HINT
+SEVERITIES = {1: "error", 3: "information", 4: "hint"}  # vim.diagnostic.severity
 GOOD = ["max_cost_per_plan: 100", "max_total_cost: 200"]
 COST_ORDER = ["max_cost_per_plan: 300", "max_total_cost: 200"]
+STRICT = ["require_sandbox: true", "max_retries_per_step: 3"]
+LOOSE = ["require_sandbox: false", "max_retries_per_step: 3"]
+INVALID_ACTION = (
+    "name: local/deploy\ndefinition_of_done: Deployed\nstrategy_actor: local/a\n"
+    "execution_actor: local/a\nsafety_profile:\n  max_retries_per_step: yes\n"
+)
 BOTH = [
     f"# yaml-language-server: $schema={PROFILE_SCHEMA_PATH.as_uri()}",
     "max_retries_per_step: 200",
@@ -46,6 +53,14 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     fixed = folder / "fixed.safety_profile.yaml"
     fixed.write_text("require_sandbox: yes\nmax_retries_per_step: 010\n")
     both.write_text("\n".join(BOTH) + "\n")
+    # A repository whose profile is a link, and an action the editor opens from actions/.
+    repository = folder / "repository"
+    repository.mkdir()
+    new_repository(repository, {"data/prod.yaml": "\n".join(STRICT) + "\n"})
+    os.symlink("data/prod.yaml", repository / "prod.safety_profile.yaml")
+    write_files(repository, {"actions/deploy.yaml": INVALID_ACTION})
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", "a profile that is a link, an action")
     asked = folder / "asked.safety_profile.yaml"
     asked.write_text("require_sandbox: true\n\n")
     plan = {
@@ -58,6 +73,16 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             {
                 "file": str(edited),
                 "steps": [{"lines": COST_ORDER, "expect": 1}, {"lines": GOOD, "expect": 0}],
+            },
+            {
+                "file": str(repository / "prod.safety_profile.yaml"),
+                "steps": [{"lines": LOOSE, "expect": 1}, {"lines": STRICT, "expect": 0}],
+            },
+        ],
+        "rooted": [
+            {
+                "root": str(repository / "actions"),
+                "files": [str(repository / "actions/deploy.yaml")],
             }
         ],
         "fixes": [{"file": str(fixed), "code": "yaml.ambiguous-scalar"}],
@@ -81,7 +106,13 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )
     assert result.returncode == 0, result.stderr
     shown: dict[str, Any] = json.loads((folder / "shown.json").read_text())
-    return {**shown, "edited": str(edited), "both_file": str(both), "fixed": str(fixed)}
+    return {
+        **shown,
+        "edited": str(edited),
+        "both_file": str(both),
+        "fixed": str(fixed),
+        "repository": repository,
+    }
 
 
 def as_shown(items: Any) -> list[Shown]:
@@ -126,6 +157,49 @@ def test_a_quick_fix_applied_in_neovim_clears_its_problem(session: dict[str, Any
     assert shown["lines"] == ["require_sandbox: true", "max_retries_per_step: 010"]
     [left] = as_shown(shown["diagnostics"])
     assert (left.line, left.code) == (1, "yaml.ambiguous-scalar")
+
+
+def test_editing_a_profile_that_is_a_link_notes_what_loosens_against_head(
+    session: dict[str, Any],
+) -> None:
+    loosened, restored = session["edits"][str(session["repository"] / "prod.safety_profile.yaml")]
+    assert loosened["reached"]
+    [note] = as_shown(loosened["diagnostics"])
+    assert (note.line, note.code, note.severity) == (0, "loosens.require_sandbox", "information")
+    assert note.message == "loosens: require_sandbox: true → false"
+    assert restored["reached"]
+    assert as_shown(restored["diagnostics"]) == []
+
+
+def test_an_action_opened_from_its_folder_shows_what_check_reports(
+    session: dict[str, Any],
+) -> None:
+    """Neovim opened in actions/: the action is an action, by its path in the repository."""
+    repository = session["repository"]
+    shown = session["rooted"][str(repository / "actions/deploy.yaml")]
+    assert shown["published"]
+    result = subprocess.run(
+        [
+            console_script("safety-profile"),
+            "check",
+            "--kind",
+            "action",
+            "--format",
+            "json",
+            "actions/deploy.yaml",
+        ],
+        cwd=repository,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    expected = [
+        (p["line"] - 1, p["column"] - 1, p["rule"], p["message"]) for p in json.loads(result.stdout)
+    ]
+    assert [
+        (d.line, d.column, d.code, d.message) for d in as_shown(shown["diagnostics"])
+    ] == expected
+    assert [code for _, _, code, _ in expected] == ["yaml.ambiguous-scalar"]
 
 
 def test_completion_and_hover_in_neovim(session: dict[str, Any]) -> None:

@@ -312,18 +312,27 @@ MERGE_KEY = REPO_ROOT / "examples" / "invalid" / "merge_key.safety_profile.yaml"
     ("name", "text", "rule", "titles", "fixed"),
     [
         (
+            # The quoted text is no integer: only the number is offered.
             "safety_profile.yaml",
-            "max_retries_per_step: 010  # retries\n",
+            "max_retries_per_step: 0o12  # retries\n",
             "yaml.ambiguous-scalar",
-            ["write 10", 'write "010"'],
+            ["write 10"],
             "max_retries_per_step: 10  # retries\n",
         ),
         (
+            # `true` is no category: only the text is offered.
             "safety_profile.yaml",
             "allowed_skill_categories: [deploy, yes]\n",
             "yaml.ambiguous-scalar",
-            ["write true", 'write "yes"'],
-            "allowed_skill_categories: [deploy, true]\n",
+            ['write "yes"'],
+            'allowed_skill_categories: [deploy, "yes"]\n',
+        ),
+        (
+            "safety_profile.yaml",
+            "require_sandbox: on\n",
+            "yaml.ambiguous-scalar",
+            ["write true"],
+            "require_sandbox: true\n",
         ),
         (
             "safety_profile.yaml",

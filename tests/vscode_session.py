@@ -170,6 +170,7 @@ class Workbench:
         row = self.page.locator(".quick-input-list .monaco-list-row", has_text=name).first
         row.wait_for(timeout=WAIT_MS)
         self.page.keyboard.press("Enter")
+        self._quick_input_closed()
 
     def open(self, relative: str) -> None:
         """Open a workspace file by Quick Open (Ctrl+P, its path, Enter)."""
@@ -182,6 +183,7 @@ class Workbench:
         )
         self.page.keyboard.press("Enter")
         self.opened_at = time.monotonic()
+        self._quick_input_closed()
         self.page.locator(".tab.active", has_text=name).wait_for(timeout=WAIT_MS)
         self.page.locator(".monaco-editor .view-line").first.wait_for(timeout=WAIT_MS)
         self.focus_editor()
@@ -195,6 +197,11 @@ class Workbench:
         self.page.wait_for_selector(".quick-input-widget input", timeout=WAIT_MS)
         self.page.keyboard.type(f"{line}:{column}")
         self.page.keyboard.press("Enter")
+        self._quick_input_closed()
+
+    def _quick_input_closed(self) -> None:
+        """Wait for the quick input to close: keys typed before then would go to it."""
+        self.page.locator(".quick-input-widget").wait_for(state="hidden", timeout=WAIT_MS)
 
     def squiggles(self) -> int:
         return self.page.locator(".editor-instance .monaco-editor .squiggly-error").count()

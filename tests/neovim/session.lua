@@ -7,6 +7,7 @@
 --         edits = {{file =, steps = {{lines =, expect =}...}}...},  -- edit, wait for `expect`
 --         fixes = {{file =, code =}...},          -- apply the first quick fix for `code`
 --         both = {PATH...},                       -- open with yaml-language-server attached too
+--         rooted = {{root =, files = {PATH...}}...},  -- a client of its own, opened in `root`
 --         asks = {{file =, line =, col =}...}}    -- completion and hover at that place
 --                                                 -- (1-based line, 0-based byte column)
 local plan = vim.json.decode(io.open(os.getenv("SAFETY_PROFILE_PLAN")):read("*a"))
@@ -74,7 +75,7 @@ local function open(path, clients)
   return buf, uri, seen
 end
 
-local output = { files = {}, edits = {}, fixes = {}, both = {} }
+local output = { files = {}, edits = {}, fixes = {}, both = {}, rooted = {} }
 
 for _, path in ipairs(plan.files or {}) do
   local buf, _, seen = open(path, { ours })
@@ -129,6 +130,20 @@ for _, path in ipairs(plan.both or {}) do
   }
 end
 
+-- The folder the editor opened is not the repository's top (a workspace in actions/).
+for index, entry in ipairs(plan.rooted or {}) do
+  local client = vim.lsp.start_client({
+    name = "safety-profile-" .. index,
+    cmd = plan.server,
+    root_dir = entry.root,
+    flags = { debounce_text_changes = 50 },
+  })
+  for _, path in ipairs(entry.files) do
+    local buf, _, seen = open(path, { client })
+    output.rooted[path] = { published = seen[client], diagnostics = shown(buf, client) }
+  end
+end
+
 -- Completion and hover as the editor asks for them at the cursor (the position it would send
 -- for <C-x><C-o> with vim.lsp.omnifunc, or for vim.lsp.buf.hover()).
 output.asks = {}
@@ -143,14 +158,14 @@ for _, ask in ipairs(plan.asks or {}) do
   end
   local completion = result("textDocument/completion")
   local items = completion ~= vim.NIL and (completion.items or completion) or {}
-  local shown = {}
+  local offered = {}
   for _, item in ipairs(items) do
-    table.insert(shown, { label = item.label, insert = item.textEdit and item.textEdit.newText or vim.NIL })
+    table.insert(offered, { label = item.label, insert = item.textEdit and item.textEdit.newText or vim.NIL })
   end
   local hover = result("textDocument/hover")
   table.insert(output.asks, {
     file = ask.file,
-    completion = shown,
+    completion = offered,
     hover = hover ~= vim.NIL and hover.contents.value or vim.NIL,
   })
 end

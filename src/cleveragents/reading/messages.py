@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from .describe import describe_value
+from .field_names import closest_field
 from .nodes import YamlDocument
 from .problems import Loc, Problem, render_loc
 from .rules import Rule
@@ -43,14 +44,6 @@ def _nested_model(annotation: Any) -> type[BaseModel] | None:
             if found is not None:
                 return found
     return None
-
-
-def closest_field(key: str, known: Sequence[str]) -> str | None:
-    """The field an unknown key most likely misspells ("did you mean"), if one is close."""
-    import difflib  # only needed for a typo'd key; keeps start-up lean
-
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return close[0] if close else None
 
 
 def _unknown_key(error: ErrorDetails, model: type[BaseModel]) -> str:

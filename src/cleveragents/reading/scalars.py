@@ -358,9 +358,10 @@ def _other_reading(
 
 
 def unambiguous_spellings(text: str) -> list[str]:
-    """For a plain scalar that readers read differently, what to write instead so that every
-    reader agrees, as its `yaml.ambiguous-scalar` message says: the value meant (when it has a
-    plain spelling), then the text quoted. Empty when the scalar is not ambiguous."""
+    """For a plain scalar that readers read differently, each reading written so that every
+    reader agrees: the value its `yaml.ambiguous-scalar` message says to write (when it has a
+    plain spelling), the other reader's value (when that differs: `010` is 10 and 8), then the
+    text quoted. Empty when the scalar is not ambiguous."""
     ours_tag, theirs_tag = resolve_plain(text), yaml11_plain_tag(text)
     try:
         value = construct_scalar(ours_tag, text)
@@ -369,8 +370,9 @@ def unambiguous_spellings(text: str) -> list[str]:
     other = _other_reading(IMPLICIT_TAG, text, value, ours_tag, theirs_tag)
     if other is None:
         return []
-    meant = _meant(value, other[1])
-    return [spelling for spelling in (meant, _quoted(text)) if spelling is not None]
+    theirs = None if other[1] is UNREADABLE else canonical_spelling(other[1])
+    spellings = (_meant(value, other[1]), theirs, _quoted(text))
+    return list(dict.fromkeys(spelling for spelling in spellings if spelling is not None))
 
 
 # Files repeat their keys and short values (`true`, `3`, field names): each is read once. Only

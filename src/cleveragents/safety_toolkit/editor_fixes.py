@@ -2,13 +2,18 @@
 by the same functions that wrote the message (no pygls here; positions are code points).
 
 Each fix is offered only when the text at the problem's position is what the rule found, so a
-buffer edited since the diagnostic gets no stale fix."""
+buffer edited since the diagnostic gets no stale fix; and only when it keeps what the author
+meant (`keeps_meaning`): applied, it removes its problem and adds no other (a rename onto a
+field already set, a value the field refuses); a rename never crosses to a field meaning the
+opposite (`field_names`); and a scalar that reads as two values the field accepts, one
+stricter than the other (`010`: 10 or 8), gets no fix: which was meant, only the author
+knows, and the fix must not pick the looser."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.scalars import unambiguous_spellings
@@ -18,7 +23,7 @@ from .kinds import KINDS
 if TYPE_CHECKING:
     import yaml
 
-__all__ = ["FIXED_RULES", "Fix", "fixes", "lines_of"]
+__all__ = ["FIXED_RULES", "Fix", "apply", "fixes", "keeps_meaning", "lines_of"]
 
 
 class Fix(NamedTuple):
@@ -74,14 +79,35 @@ def _known_fields(kind: str, path: str) -> tuple[str, ...]:
 def _unknown_field(
     line_text: str, line: int, column: int, path: str, kind: str, text: str
 ) -> list[Fix]:
-    from cleveragents.reading.messages import closest_field
+    from cleveragents.reading.field_names import closest_field
 
     found = _key_at(line_text, column)
     known = _known_fields(kind, path)
     if found is None or not known or not path.endswith(found[0]):
         return []
     field = closest_field(found[0], known)
-    return [] if field is None else _renamed(line, column, *found, field)
+    if field is None or not _a_misspelling(found[0], field, known):
+        return []
+    return _renamed(line, column, *found, field)
+
+
+def _a_misspelling(key: str, field: str, known: tuple[str, ...]) -> bool:
+    """Whether `key` is `field` misspelt (case and separators aside), close enough that no
+    other field could be meant: a fix renames at once, where "did you mean" only suggests.
+    `max_cost` is no fix for `max_total_cost`: the author may have meant `max_cost_per_plan`,
+    and moving a limit to another field loosens the one meant."""
+    import difflib
+
+    def closeness(name: str) -> float:
+        return difflib.SequenceMatcher(None, _plain(key), _plain(name)).ratio()
+
+    best = closeness(field)
+    runner_up = max((closeness(name) for name in known if name != field), default=0.0)
+    return best >= 0.8 and best - runner_up >= 0.1
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _confusable_key(
@@ -160,9 +186,85 @@ FIXED_RULES = frozenset(_FIXERS)
 
 def fixes(text: str, line: int, column: int, rule: str, path: str, kind: str) -> list[Fix]:
     """The quick fixes for a problem of `rule` at `line`, `column` (0-based code points) of
-    `text`, a document of `kind`; `path` is the problem's field."""
+    `text`, a document of `kind`; `path` is the problem's field. Only those that keep what the
+    author meant (see the module)."""
     fixer = _FIXERS.get(rule)
     lines = lines_of(text)
     if fixer is None or line >= len(lines):
         return []
-    return fixer(lines[line], line, column, path, kind, text)
+    found = fixer(lines[line], line, column, path, kind, text)
+    return keeps_meaning(text, kind, rule, path, found) if found else []
+
+
+def apply(text: str, fix: Fix) -> str:
+    """`text` with `fix` made."""
+    lines = re.split(r"(\r\n|\r|\n)", text)  # lines, and between them their breaks
+    index = 2 * fix.line
+    lines[index] = lines[index][: fix.start] + fix.new_text + lines[index][fix.end :]
+    return "".join(lines)
+
+
+def _problems(text: str, kind: str) -> set[tuple[str, str]]:
+    """The problems of `text` as `check` finds them (no floor: a fix is about the text), by
+    rule and field."""
+    from .check import Checker
+
+    checker = _CHECKERS.get(kind)
+    if checker is None:
+        checker = _CHECKERS[kind] = Checker(kind)
+    found = checker.check_bytes(text.encode("utf-8", "surrogatepass"), "fixed")
+    return {(problem.rule, problem.path) for problem in found if problem.severity == "error"}
+
+
+_CHECKERS: dict[str, Any] = {}
+
+
+def keeps_meaning(text: str, kind: str, rule: str, path: str, found: list[Fix]) -> list[Fix]:
+    """The fixes of `found` (for the problem of `rule` at field `path`) that remove it and add
+    no other problem; of a scalar's readings, none when the field accepts two that are not
+    equally strict."""
+    before = _problems(text, kind)
+    kept = []
+    for fix in found:
+        after = _problems(apply(text, fix), kind)
+        if (rule, path) in after:
+            continue  # not fixed
+        added = after - before
+        if rule == Rule.YAML_AMBIGUOUS_SCALAR:
+            if added or any(field == path for _, field in after):
+                continue  # a value the field refuses
+        elif any(added_rule.startswith("yaml.") for added_rule, _ in added):
+            continue  # a rename onto a key already there (a duplicate), ...
+        kept.append(fix)
+    if (
+        rule == Rule.YAML_AMBIGUOUS_SCALAR
+        and len(kept) > 1
+        and _differ_in_strictness(text, kind, path, kept)
+    ):
+        return []
+    return kept
+
+
+def _differ_in_strictness(text: str, kind: str, path: str, readings: list[Fix]) -> bool:
+    """Whether the field holding `path` is stricter with one of `readings` than another."""
+    from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
+    from cleveragents.reading.loaded_file import load_bytes
+
+    profile_field = KINDS[kind].profile_field
+    prefix = "" if profile_field is None else profile_field + "."
+    if not path.startswith(prefix):
+        return False  # not in the profile: no field is looser
+    field = re.split(r"[.\[]", path[len(prefix) :], maxsplit=1)[0]
+    rule = STRICTNESS_RULES.get(field)
+    if rule is None:
+        return False
+    values = []
+    for fix in readings:
+        mapping = load_bytes(apply(text, fix).encode("utf-8", "surrogatepass"), "fixed").mapping
+        profile = (
+            mapping if profile_field is None or mapping is None else mapping.get(profile_field)
+        )
+        if not isinstance(profile, dict) or field not in profile:
+            return True  # cannot tell: offer none
+        values.append(profile[field])
+    return any(rule.compare(first, second) is not None for first in values for second in values)

@@ -39,6 +39,8 @@ __all__ = [
     "checkout_problems",
     "folder_aliases",
     "git",
+    "git_command",
+    "git_program",
     "quoted",
     "read_blobs",
     "transformed_paths",
@@ -85,28 +87,184 @@ class LinkError(Exception):
     """A path whose links lead outside the repository, to nothing, or round in a loop."""
 
 
+# What a repository's configuration may make git run, switched off for every git we start: a
+# repository opened in an editor, or checked in CI, is data, never a program. Each `-c` is given
+# on git's command line, which wins over every configuration file. Measured with git 2.39 on the
+# commands this package runs: `ls-files`, `diff` and `check-attr` start `core.fsmonitor`;
+# `read-tree` (even into a temporary index) and `diff` (refreshing the index) run the
+# `post-index-change` hook; `diff` against the working tree runs a file's `clean` filter (or
+# `process`); reading an object missing from a partial clone fetches it from the promisor
+# remote, whose URL may be `ext::COMMAND` or use `core.sshCommand`. Filters are switched off
+# by name (`filter_overrides`); `diff` never looks inside a submodule's work tree, which is
+# another repository with its own configuration (`--ignore-submodules=dirty` in
+# `git_versions`). Kept from the repository: what says where and how its files are
+# (`core.worktree`, `core.ignorecase`, `core.symlinks`, `core.autocrlf`, `extensions.*`, the
+# index's format), which changes no command; `include` and `includeIf` (git cannot be told to
+# skip them; they only read files, and git's standard input is empty and each run is timed
+# out, so a FIFO or a terminal cannot hold it).
+GIT_CONFIG_OVERRIDES = (
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "credential.helper=",  # empties the list of helpers
+    "submodule.recurse=false",
+    # Every transport, so nothing is fetched (git 2.39 has no --no-lazy-fetch); a
+    # protocol's own setting wins over `protocol.allow`, so each is named too.
+    "protocol.allow=never",
+    *(
+        f"protocol.{name}.allow=never"
+        for name in ("file", "git", "ssh", "http", "https", "ftp", "ftps", "ext", "fd")
+    ),
+)
+GIT_ENVIRONMENT = {
+    "GIT_TERMINAL_PROMPT": "0",  # never ask for a password
+    "GIT_OPTIONAL_LOCKS": "0",  # a read never rewrites the index (nor races the user's git)
+    # Replacement objects (refs/replace/) are local: a clone reads the objects themselves.
+    "GIT_NO_REPLACE_OBJECTS": "1",
+}
+_EMPTY = "SAFETY_PROFILE_GIT_EMPTY"  # an empty variable: `--config-env=KEY=_EMPTY` empties KEY
+GIT_TIMEOUT = 120.0  # seconds: a git that has not answered by then is stuck (a FIFO included)
+# Commands that never run a filter (they hash no file of the work tree): no need to look up
+# the repository's filter drivers first.
+_NO_FILTERS = frozenset(
+    {
+        "rev-parse",
+        "ls-files",
+        "ls-tree",
+        "cat-file",
+        "check-attr",
+        "read-tree",
+        "hash-object",
+        "config",
+    }
+)
+
+
+def git_command(
+    root: str | os.PathLike[str], args: Sequence[str], *, literal_pathspecs: bool = True
+) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment that run `git ARGS` in `root` with every command the
+    repository's configuration names switched off (GIT_CONFIG_OVERRIDES, and each filter
+    driver for a command that may run one); one function for every git this package starts.
+    `literal_pathspecs`: no pathspec magic, so a name is only itself."""
+    command = [git_program(), "--no-pager"]
+    for setting in GIT_CONFIG_OVERRIDES:
+        command += ["-c", setting]
+    if not args or args[0] not in _NO_FILTERS:
+        command += [f"--config-env={key}={_EMPTY}" for key in filter_overrides(root)]
+    if literal_pathspecs:
+        command.append("--literal-pathspecs")
+    return [*command, *args], {**os.environ, **GIT_ENVIRONMENT, _EMPTY: ""}
+
+
+_found_git: list[str] = []  # the git program, once found
+
+
+def git_program() -> str:
+    """git, found on PATH as the shell finds it, but in absolute folders only: git runs in the
+    repository's folders, and with `.` (or an empty entry) in PATH a `git` the repository holds
+    would be the one that runs. GitError when there is none."""
+    if not _found_git:
+        for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+            candidate = os.path.join(folder, "git")
+            executable = os.path.isfile(candidate) and os.access(candidate, os.X_OK)
+            if os.path.isabs(folder) and executable:
+                _found_git.append(candidate)
+                break
+        else:
+            raise GitError("git is not installed or not on PATH; install git")
+    return _found_git[0]
+
+
+_FILTER_SETTINGS = ("clean", "smudge", "process", "required")
+
+
+def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
+    """The settings that switch off each filter driver the configuration defines for `root`:
+    `filter.NAME.clean`, `smudge` and `process` empty (no command), `required` empty (false).
+    Looked up on every call: a long-running server sees the configuration as it is now. A
+    driver's name may hold any character but a newline, `=` included: `--config-env` takes
+    the key up to its last `=`."""
+    pattern = r"^filter\..*\.(clean|smudge|process)$"
+    command, environment = git_command(root, ["config", "-z", "--get-regexp", pattern])
+    listing = _run(root, command, environment, what="config", found_nothing=1)
+    names = set()
+    for entry in filter(None, listing.split(b"\0")):
+        key = os.fsdecode(entry.split(b"\n", 1)[0])  # KEY, then a newline and the value
+        names.add(key[len("filter.") : key.rindex(".")])
+    return [f"filter.{name}.{setting}" for name in sorted(names) for setting in _FILTER_SETTINGS]
+
+
+def _run(
+    root: str | os.PathLike[str],
+    command: Sequence[str],
+    environment: Mapping[str, str],
+    input: bytes | None = None,
+    *,
+    what: str,
+    found_nothing: int | None = None,
+) -> bytes:
+    """Run a git `command` from `git_command`: its output; GitError with git's own words.
+    `found_nothing`: an exit status that means an empty answer (`git config`'s 1)."""
+    # Git's standard input is never ours (the language server's is the editor's messages), and
+    # what git is asked is a file, not a pipe: a configuration that includes `/dev/stdin` then
+    # reads a copy of it (and fails on it, or takes it as configuration, which the overrides
+    # above win over) instead of consuming it, so git never answers for part of the question.
+    stdin = subprocess.DEVNULL if input is None else _input_file(input)
+    try:
+        result = subprocess.run(
+            list(command),
+            cwd=root,
+            stdin=stdin,
+            capture_output=True,
+            check=False,
+            env=environment,
+            timeout=GIT_TIMEOUT,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed or not on PATH; install git") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(
+            f"git {what} did not answer within {GIT_TIMEOUT:.0f} s (does the repository's "
+            "configuration include a file that never ends, such as a FIFO?)"
+        ) from None
+    finally:
+        if input is not None:
+            os.close(stdin)
+    if result.returncode == found_nothing:
+        return b""
+    if result.returncode != 0:
+        words = os.fsdecode(result.stderr).strip()
+        raise GitError(words or f"git {what} failed")
+    return result.stdout
+
+
+def _input_file(data: bytes) -> int:
+    """A file descriptor of an unnamed file holding `data`, at its start."""
+    if hasattr(os, "memfd_create"):
+        descriptor = os.memfd_create("safety-profile-git-input")
+    else:  # macOS: a temporary file, unlinked at once
+        import tempfile
+
+        descriptor, name = tempfile.mkstemp(prefix="safety-profile-")
+        os.unlink(name)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    return descriptor
+
+
 def git(
     root: str | os.PathLike[str],
     *args: str,
     input: bytes | None = None,
     env: Mapping[str, str] | None = None,
+    literal_pathspecs: bool = True,
 ) -> bytes:
-    """`git ARGS` run in `root`, its output as bytes; GitError with git's own words."""
-    try:
-        result = subprocess.run(
-            ["git", "--literal-pathspecs", *args],
-            cwd=root,
-            input=input,
-            capture_output=True,
-            check=False,
-            env=None if env is None else {**os.environ, **env},
-        )
-    except FileNotFoundError:
-        raise GitError("git is not installed or not on PATH; install git") from None
-    if result.returncode != 0:
-        words = os.fsdecode(result.stderr).strip()
-        raise GitError(words or f"git {args[0]} failed")
-    return result.stdout
+    """`git ARGS` run in `root` (see `git_command`), its output as bytes; GitError with git's
+    own words. `env`: variables to set for this run."""
+    command, environment = git_command(root, args, literal_pathspecs=literal_pathspecs)
+    return _run(root, command, {**environment, **(env or {})}, input, what=args[0])
 
 
 def _fields(output: bytes) -> list[str]:
@@ -354,8 +512,9 @@ def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:
 
 
 def _blob_head(root: Path, oid: str, limit: int) -> bytes:
+    command, environment = git_command(root, ["cat-file", "blob", oid])
     with subprocess.Popen(
-        ["git", "cat-file", "blob", oid], cwd=root, stdout=subprocess.PIPE
+        command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=environment
     ) as process:
         assert process.stdout is not None
         data = process.stdout.read(limit)

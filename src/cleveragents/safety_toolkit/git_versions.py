@@ -163,9 +163,11 @@ class Repository:
 
         A rename is a deletion of the old path and an addition of the new one (`--no-renames`):
         whoever opens the old path finds nothing, and the new path overrides the layer below
-        it. No submodule is hidden (`--ignore-submodules=none`: neither `.gitmodules` nor the
-        configuration can say `ignore = all`)."""
-        args = ["diff", "--raw", "-z", "--no-renames", "--ignore-submodules=none"]
+        it. No submodule whose commit changed is hidden (`--ignore-submodules=dirty` on the
+        command line: neither `.gitmodules` nor the configuration can say `ignore = all`); what
+        is not committed in a submodule's work tree is that repository's own, and git would run
+        its configured commands (its `clean` filters) to find out."""
+        args = ["diff", "--raw", "-z", "--no-renames", "--ignore-submodules=dirty"]
         args += ["--no-color", "--no-ext-diff", "--no-textconv"]
         args += ["--cached"] if comparison.staged else []
         args += [comparison.old_rev]

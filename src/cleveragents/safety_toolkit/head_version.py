@@ -2,34 +2,42 @@
 
 The file is found by listing HEAD's tree for its literal path (`git_objects.git` gives git
 `--literal-pathspecs`, so a name such as `?.safety_profile.yaml` or `:(glob)x` is only itself)
-and read by the object id that listing gives: no `REV:path` syntax for a name to play with."""
+and read by the object id that listing gives: no `REV:path` syntax for a name to play with.
+When the file, or a folder above it, is a link at HEAD, it is what the link leads to in HEAD's
+tree, followed inside the repository as `diff --git` follows it."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from .git_objects import GitError, git, read_blobs
-from .git_versions import Repository
+from .git_objects import LINK, GitError, LinkError, Tree, git, read_blobs
 
 __all__ = ["head_version"]
 
 _REGULAR_FILES = ("100644", "100755")
 
 
-def head_version(path: str) -> bytes | None:
-    """The bytes of the file at `path` as committed at HEAD; None outside a git repository,
-    before the first commit, or when HEAD has no regular file there."""
+def head_version(root: str, path: str) -> bytes | None:
+    """The bytes of the file at repository path `path` (with `/`) as committed at HEAD in the
+    repository at `root`; None before the first commit, when HEAD has no file there, or when
+    its links lead nowhere or out of the repository."""
+    parts = path.split("/")
+    names = ["/".join(parts[:end]) for end in range(1, len(parts) + 1)]
     try:
-        absolute = os.path.abspath(path)
-        repository = Repository(os.path.dirname(absolute))
-        wanted = repository.repository_path(absolute)
-        listing = git(repository.root, "ls-tree", "-z", "--full-tree", "HEAD", "--", wanted)
-        entry, _, listed = os.fsdecode(listing).split("\0", 1)[0].partition("\t")
-        if listed != wanted:
-            return None  # not in HEAD's tree
-        mode, kind, object_id = entry.split()
+        listing = git(root, "ls-tree", "-z", "--full-tree", "HEAD", "--", *names)
+        entries = {}
+        for field in filter(None, os.fsdecode(listing).split("\0")):
+            entry, _, listed = field.partition("\t")
+            mode, kind, object_id = entry.split()
+            entries[listed] = (mode, kind, object_id)
+        if any(mode == LINK for mode, _, _ in entries.values()):
+            tree = Tree.of_revision(Path(root), "HEAD")
+            target = tree.resolve(path)
+            return tree.read([target])[target]
+        mode, kind, object_id = entries.get(path, ("", "", ""))
         if kind != "blob" or mode not in _REGULAR_FILES:
-            return None  # a link at HEAD means what it points to: not compared here
-        return read_blobs(repository.root, {wanted: object_id})[wanted]
-    except (GitError, ValueError, OSError):
+            return None  # not in HEAD's tree, or a submodule there
+        return read_blobs(Path(root), {path: object_id})[path]
+    except (GitError, LinkError, ValueError, OSError):
         return None

@@ -2,21 +2,26 @@
 problems come from the same `Checker`; this module only says where they are in the client's
 units and when to send them.
 
-Files are the hooks' files (`KINDS[...].matches`, names in any case); other YAML files get
-nothing from this server. Only this command imports pygls (see the `lsp` extra).
+Files are the hooks' files (`KINDS[...].matches` on the file's path in its git repository,
+names in any case, whatever folder the editor opened); other YAML files get nothing from this
+server. What a document is on disk and in git (its file, its links, HEAD's version) is
+`lsp_documents`; the framing of what the editor sends is `lsp_framing`. Only this command
+imports pygls (see the `lsp` extra).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from collections.abc import Callable, Sequence
-from typing import Any
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO, NamedTuple, cast
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.workspace import TextDocument
 
 from cleveragents.reading.files import read_regular_file
@@ -27,8 +32,10 @@ from cleveragents.reading.text import line_starts
 from .check import Checker
 from .editor_fixes import FIXED_RULES, fixes, lines_of
 from .floor import Floor, FloorError, Floors
+from .git_objects import quoted
 from .kind_hint import with_hints_last
-from .kinds import KINDS
+from .kinds import KINDS, YAML_NAME
+from .lsp_documents import Place, Places, UriRefused, file_path, kind_by_name
 
 __all__ = ["SOURCE", "SafetyProfileServer", "build_server", "client_column", "serve"]
 
@@ -51,11 +58,14 @@ def client_column(line_text: str, characters: int, encoding: str) -> int:
 
 
 def code_point_column(line_text: str, units: int, encoding: str) -> int:
-    """The code points of `line_text` that make up `units` of the client's units."""
+    """The code points of `line_text` that make up `units` of the client's units (in one pass:
+    a client may name any column of a line of any length)."""
     count = _UNITS[encoding]
-    for index in range(len(line_text) + 1):
-        if count(line_text[:index]) >= units:
+    total = 0
+    for index, character in enumerate(line_text):
+        if total >= units:
             return index
+        total += count(character)
     return len(line_text)
 
 
@@ -81,80 +91,220 @@ def _same_text(a: str, b: str) -> bool:
     return a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
 
 
+class OpenFile(NamedTuple):
+    """What the server knows of a document's file: where it is, its kind, and, once read (on
+    open and save), its bytes, its version at HEAD and the problems git has with it."""
+
+    place: Place
+    kind: str | None  # None: not a file this server checks
+    read: bool = False
+    disk: bytes | None = None  # the file's bytes (a link's target's): None, none on disk
+    head: bytes | None = None  # at HEAD (None: none)
+    # Problems with the file as git holds it (`git.attribute`, `git.link`), which are about its
+    # path, whatever the buffer holds.
+    git_problems: tuple[Problem, ...] = ()
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls' protocol, with its own handling of documents opened, changed and closed made
+    safe for any URI: one pygls cannot parse (`file://[::1`) is refused in the editor's log,
+    not reported as "Error in server", and what the editor sends about a document pygls does
+    not hold is ignored there too."""
+
+    _server: SafetyProfileServer
+
+    def _then_feature(
+        self, uri: str, change: Callable[[], None], method: str, params: Any
+    ) -> Iterator[Any]:
+        """`change` pygls' workspace, then run the server's feature for `method`. A document pygls
+        cannot take (its URI) is refused, one it cannot change (a range outside it, a document
+        never opened) is said in the log; either way the feature is not run."""
+        try:
+            change()
+        except (ValueError, KeyError, IndexError) as error:
+            if method == lsp.TEXT_DOCUMENT_DID_OPEN:
+                self._server.refuse(uri, f"cannot be read as a document's URI ({error!r})")
+            elif not self._server.refused(uri):  # what follows a refused open is no news
+                self._server.log(
+                    f"safety-profile: {quoted(uri)}: the editor's {method} cannot be applied "
+                    f"({error!r}); if the document is open, close and reopen it"
+                )
+            return
+        if (handler := self.fm.features.get(method)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams) -> Any:
+        document = params.text_document
+        yield from self._then_feature(
+            document.uri,
+            lambda: self.workspace.put_text_document(document),
+            lsp.TEXT_DOCUMENT_DID_OPEN,
+            params,
+        )
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Any:
+        def apply() -> None:
+            for change in params.content_changes:
+                self.workspace.update_text_document(params.text_document, change)
+
+        uri = params.text_document.uri
+        yield from self._then_feature(uri, apply, lsp.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams) -> Any:
+        uri = params.text_document.uri
+        yield from self._then_feature(
+            uri,
+            lambda: self.workspace.remove_text_document(uri),
+            lsp.TEXT_DOCUMENT_DID_CLOSE,
+            params,
+        )
+
+
 class SafetyProfileServer(LanguageServer):
     """The server and what it knows of each open document."""
 
     def __init__(self) -> None:
         from importlib.metadata import version
 
-        super().__init__(SOURCE, version("cleveragents-safety-profile"))
+        super().__init__(SOURCE, version("cleveragents-safety-profile"), protocol_cls=_Protocol)
+        self._refused: set[str] = set()  # URIs refused, each said once
         self.kind_setting: str | None = None  # initializationOptions.kind: every file as this
         self.debounce = 0.05  # seconds: changes closer together than this are checked once
         self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
         self._checkers: dict[str, Checker] = {}
-        self._disk: dict[str, bytes] = {}  # by URI: the file's bytes, read on open and save
-        self._head: dict[str, bytes | None] = {}  # by URI: the file at HEAD (None: none)
-        # By URI: problems with the file's git attributes (check's `git.attribute`), which are
-        # about its path, whatever the buffer holds.
-        self._checkout: dict[str, list[Problem]] = {}
+        self._files: dict[str, OpenFile | None] = {}  # by URI (None: a URI that is no file)
+        self._places = Places()
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._last_checked: dict[str, float] = {}
 
     # -- which files, and what to check ---------------------------------------------------------
-    def kind_of(self, document: TextDocument) -> str | None:
-        """The kind a document is checked as: the setting, else the hook whose names match;
-        None for other files."""
-        path = document.path.replace(os.sep, "/")
+    def file_of(self, document: TextDocument) -> OpenFile | None:
+        """The document's file, located once (None: its URI names none, which is logged)."""
+        if document.uri not in self._files:
+            self._files[document.uri] = self._locate(document.uri)
+        return self._files[document.uri]
+
+    def _locate(self, uri: str) -> OpenFile | None:
+        try:
+            path = file_path(uri)
+        except UriRefused as refusal:
+            self.refuse(uri, str(refusal))
+            return None
+        place = self._places.place(path)
         if self.kind_setting is not None:
-            return self.kind_setting if path.lower().endswith((".yaml", ".yml")) else None
-        root = self.workspace.root_path
-        if root and path.startswith(root.rstrip("/") + "/"):
-            path = path[len(root.rstrip("/")) + 1 :]  # a repository path, as the hooks see it
-        return next((name for name, kind in KINDS.items() if kind.matches(path)), None)
+            kind = self.kind_setting if YAML_NAME.search(path) else None
+        else:
+            kind = kind_by_name(place)
+        return OpenFile(place, kind)
+
+    def refuse(self, uri: str, reason: str) -> None:
+        """Say in the editor why a document gets no diagnostics: a warning shown to the user
+        for a name the hooks check (it would otherwise look checked and clean), a line in the
+        editor's log for others (a diff view's `git:` URI, an untitled buffer)."""
+        if uri in self._refused:
+            return
+        self._refused.add(uri)
+        message = f"safety-profile: {quoted(uri)} is not checked: it {reason}"
+        name = unquote(uri.split("?", 1)[0].split("#", 1)[0].rpartition("/")[2])
+        if any(kind.matches(name) for kind in KINDS.values()) and uri.startswith("file:"):
+            logger.warning("%s", message)
+            self.window_show_message(
+                lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
+            )
+        else:
+            self.log(message)
+
+    def refused(self, uri: str) -> bool:
+        return uri in self._refused
+
+    def log(self, message: str) -> None:
+        """A line in the editor's log (and on standard error, which editors keep as a log)."""
+        logger.warning("%s", message)
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
+
+    def open_document(self, uri: str) -> TextDocument | None:
+        """The document the editor has open at `uri` (None: none; pygls would read the disk)."""
+        document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
+        return document
+
+    def kind_of(self, document: TextDocument) -> str | None:
+        """The kind a document is checked as: the setting, else the hook whose names match its
+        path in its repository; None for other files."""
+        file = self.file_of(document)
+        return None if file is None else file.kind
 
     def read_disk(self, document: TextDocument) -> None:
-        """Remember the file's bytes: rules about bytes (BOM, UTF-16, not UTF-8, size) are
-        about the file, which the buffer shows decoded; and its version at HEAD, against which
-        loosening is shown."""
-        from .git_objects import checkout_problems
+        """Locate the file again and read it: rules about bytes (BOM, UTF-16, not UTF-8, size)
+        are about the file, which the buffer shows decoded; its version at HEAD, against which
+        loosening is shown; and what git says of it. A file that is a link is read as the file
+        it leads to inside its repository (`git.link` when it leads outside or nowhere)."""
+        from .git_objects import LinkError, checkout_problems
         from .head_version import head_version
+        from .lsp_documents import link_problem, target
 
-        self._head[document.uri], self._checkout[document.uri] = None, []
+        file = self.file_of(document)
+        if file is None:
+            return
+        self._places.forget(file.place.path)  # the folder may be a repository now
+        file = self._locate(document.uri)
+        self._files[document.uri] = file
+        if file is None or file.kind is None:
+            return
+        place = file.place
+        head, git_problems = None, []
         try:
-            self._head[document.uri] = head_version(document.path)
-            self._checkout[document.uri] = checkout_problems([document.path])
+            read_from = target(place)
+        except LinkError as error:
+            read_from = None
+            git_problems.append(link_problem(place, error))
+        try:
+            if read_from is not None:
+                git_problems += checkout_problems([place.path])
+                if place.root is not None and place.repository_path is not None:
+                    head = head_version(place.root, place.repository_path)
         except Exception:  # a bug: logged, and the buffer is still checked
             logger.exception("asking git about %s failed", document.uri)
+        disk = None
         try:
-            self._disk[document.uri] = read_regular_file(document.path).data
-        except OSError:
-            self._disk.pop(document.uri, None)  # a new buffer, or the file was deleted
+            if read_from is not None:
+                disk = read_regular_file(read_from).data
+        except (OSError, ValueError):
+            pass  # a new buffer, or the file was deleted
+        self._files[document.uri] = file._replace(
+            read=True, disk=disk, head=head, git_problems=tuple(git_problems)
+        )
 
     def has_read(self, document: TextDocument) -> bool:
         """Whether the file was read since it was opened (on open, save or a first pull)."""
-        return document.uri in self._head
+        file = self.file_of(document)
+        return file is not None and file.read
 
     def _bytes(self, document: TextDocument) -> bytes:
         """The file's bytes when the buffer shows them, else the buffer's text as UTF-8."""
         text = document.source
-        disk = self._disk.get(document.uri)
+        file = self.file_of(document)
+        disk = None if file is None else file.disk
         if disk is not None and any(_same_text(text, shown) for shown in _decodings(disk)):
             return disk
         return text.encode("utf-8", "surrogatepass")
 
     def problems(self, document: TextDocument) -> list[Problem]:
-        kind = self.kind_of(document)
-        if kind is None:
+        file = self.file_of(document)
+        if file is None or file.kind is None:
             return []
-        checker = self._checkers.get(kind)
+        checker = self._checkers.get(file.kind)
         if checker is None:
-            checker = self._checkers[kind] = Checker(kind)
+            checker = self._checkers[file.kind] = Checker(file.kind)
+        name = file.place.path
         try:
             # The floor as `check` finds it now: pyproject.toml and the floor may have changed.
-            problems = checker.check_bytes(self._bytes(document), document.path, Floors())
+            problems = checker.check_bytes(self._bytes(document), name, Floors())
         except FloorError as error:  # `check` stops with exit 2; the editor says why
-            problems = [Problem(document.path, 0, 0, "", str(error), Rule.FLOOR_UNUSABLE)]
-        return with_hints_last(problems + self._checkout.get(document.uri, []))
+            problems = [Problem(name, 0, 0, "", str(error), Rule.FLOOR_UNUSABLE)]
+        return with_hints_last(problems + list(file.git_problems))
 
     @property
     def encoding(self) -> str:
@@ -208,21 +358,25 @@ class SafetyProfileServer(LanguageServer):
         diagnostic, never the end of the server."""
         encoding = self.encoding
         try:
+            file = self.file_of(document)
+            if file is None or file.kind is None:
+                return []
             problems = self.problems(document)
             diagnostics = to_diagnostics(problems, document.source, encoding)
-            head, kind = self._head.get(document.uri), self.kind_of(document)
+            if file.head is None or problems:
+                return diagnostics
             data = self._bytes(document)
             # Unchanged since HEAD (a file just opened, mostly): nothing loosens, and the
             # models need not be built to say so.
-            if head is not None and kind is not None and not problems and data != head:
+            if data != file.head:
                 diagnostics += loosening_diagnostics(
-                    kind, head, data, document.path, document.source, encoding
+                    file.kind, file.head, data, file.place.path, document.source, encoding
                 )
             return diagnostics
         except Exception as error:  # a bug: say so where the user looks, and keep serving
             logger.exception("checking %s failed", document.uri)
             message = f"internal error: {type(error).__name__}: {error} (please report it)"
-            internal = Problem(document.path, 0, 0, "", message, Rule.INTERNAL_ERROR)
+            internal = Problem(document.uri, 0, 0, "", message, Rule.INTERNAL_ERROR)
             return to_diagnostics([internal], "", encoding)
 
     # -- when ----------------------------------------------------------------------------------
@@ -248,7 +402,7 @@ class SafetyProfileServer(LanguageServer):
 
     def _publish_uri(self, uri: str) -> None:
         self._pending.pop(uri, None)
-        document = self.workspace.text_documents.get(unquote(uri))
+        document = self.open_document(uri)
         if document is not None:
             self.publish(document)
 
@@ -256,9 +410,8 @@ class SafetyProfileServer(LanguageServer):
         pending = self._pending.pop(uri, None)
         if pending is not None:
             pending.cancel()
-        self._disk.pop(uri, None)
-        self._head.pop(uri, None)
-        self._checkout.pop(uri, None)
+        self._files.pop(uri, None)
+        self._refused.discard(uri)
         self._last_checked.pop(uri, None)
         if not self.pull:
             self.text_document_publish_diagnostics(
@@ -355,21 +508,21 @@ def build_server() -> SafetyProfileServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SafetyProfileServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        if ls.kind_of(document) is not None:
+        document = ls.open_document(params.text_document.uri)
+        if document is not None and ls.kind_of(document) is not None:
             ls.read_disk(document)
             ls.publish(document)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: SafetyProfileServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        if ls.kind_of(document) is not None:
+        document = ls.open_document(params.text_document.uri)
+        if document is not None and ls.kind_of(document) is not None:
             ls.publish_soon(document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SafetyProfileServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        if ls.kind_of(document) is not None:
+        document = ls.open_document(params.text_document.uri)
+        if document is not None and ls.kind_of(document) is not None:
             ls.read_disk(document)
             ls.publish(document)
 
@@ -386,7 +539,9 @@ def build_server() -> SafetyProfileServer:
     def pull_diagnostics(
         ls: SafetyProfileServer, params: lsp.DocumentDiagnosticParams
     ) -> lsp.DocumentDiagnosticReport:
-        document = ls.workspace.get_text_document(params.text_document.uri)
+        document = ls.open_document(params.text_document.uri)
+        if document is None:  # not open: nothing to say (its file is not read)
+            return lsp.RelatedFullDocumentDiagnosticReport(items=[])
         if ls.kind_of(document) is not None and not ls.has_read(document):
             ls.read_disk(document)
         return lsp.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(document))
@@ -396,8 +551,8 @@ def build_server() -> SafetyProfileServer:
         lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
     )
     def code_actions(ls: SafetyProfileServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        return ls.code_actions(document, params.context.diagnostics)
+        document = ls.open_document(params.text_document.uri)
+        return [] if document is None else ls.code_actions(document, params.context.diagnostics)
 
     _register_completion_and_hover(server)
     return server
@@ -410,10 +565,12 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
     from .lsp_completion import categories_in, completions, hover, workspace_categories
 
     found: dict[str, tuple[float, set[str]]] = {}  # by workspace root: when read, categories
+    places = Places()  # each folder's repository, asked once: which kind a file is
 
-    def floors_of(document: TextDocument) -> tuple[Floor, ...]:
+    def floors_of(ls: SafetyProfileServer, document: TextDocument) -> tuple[Floor, ...]:
+        file = ls.file_of(document)
         try:
-            return Floors().for_file(document.path)
+            return () if file is None else Floors().for_file(file.place.path)
         except FloorError:
             return ()  # the diagnostics say why it cannot be used
 
@@ -424,13 +581,13 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
 
         root, now = ls.workspace.root_path, asyncio.get_running_loop().time()
         if root and (root not in found or now - found[root][0] > 10):  # files change: reread
-            found[root] = (now, workspace_categories(root))
+            found[root] = (now, workspace_categories(root, lambda p: kind_by_name(places.place(p))))
         names = set(found[root][1]) if root else set()
         for document in list(ls.workspace.text_documents.values()):
             kind = ls.kind_of(document)
             if document.uri == completed:
                 continue
-            mapping = load_bytes(document.source.encode(), document.path).mapping
+            mapping = load_bytes(document.source.encode(), document.uri).mapping
             if kind is not None and mapping is not None:
                 names.update(categories_in(mapping, kind))
         return names
@@ -451,9 +608,10 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
         lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "[", ","])
     )
     def complete(ls: SafetyProfileServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        kind, at = ls.kind_of(document), place(document, params.position)
-        if kind is None or at is None:
+        document = ls.open_document(params.text_document.uri)
+        kind = None if document is None else ls.kind_of(document)
+        at = None if document is None else place(document, params.position)
+        if document is None or kind is None or at is None:
             return lsp.CompletionList(is_incomplete=False, items=[])
         lines, column = at
         line = params.position.line
@@ -470,7 +628,7 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
             line,
             column,
             kind,
-            floors_of(document),
+            floors_of(ls, document),
             lambda: categories(ls, document.uri),
         )
         items = [
@@ -500,12 +658,14 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def describe(ls: SafetyProfileServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        kind, at = ls.kind_of(document), place(document, params.position)
-        if kind is None or at is None:
+        document = ls.open_document(params.text_document.uri)
+        kind = None if document is None else ls.kind_of(document)
+        at = None if document is None else place(document, params.position)
+        if document is None or kind is None or at is None:
             return None
         lines, column = at
-        found = hover(document.source, params.position.line, column, kind, floors_of(document))
+        text = document.source
+        found = hover(text, params.position.line, column, kind, floors_of(ls, document))
         if found is None:
             return None
         text_document = ls.client_capabilities.text_document
@@ -521,7 +681,14 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
 
 
 def serve() -> None:
-    """Serve one client over standard input and output until it says `exit`."""
-    # Errors only (pygls logs every message below that); editors keep stderr as the log.
+    """Serve one client over standard input and output until it says `exit`, whatever bytes
+    it sends (`lsp_framing`)."""
+    from .lsp_framing import FramedInput, LockedOutput, answer_refusals
+
+    # Warnings and errors (pygls logs every message below that); editors keep stderr as the log.
     logging.basicConfig(level=logging.ERROR, format="safety-profile lsp: %(message)s")
-    build_server().start_io()
+    logger.setLevel(logging.WARNING)
+    standard_input: Any = sys.stdin.buffer
+    output = LockedOutput(sys.stdout.buffer)
+    framed = FramedInput(standard_input, answer_refusals(output, logger.warning))
+    build_server().start_io(stdin=cast(BinaryIO, framed), stdout=cast(BinaryIO, output))

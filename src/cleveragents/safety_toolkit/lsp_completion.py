@@ -23,7 +23,7 @@ from cleveragents.reading.rules import STRICTER
 
 from .editor_fixes import lines_of
 from .floor import value_text
-from .kinds import KINDS
+from .kinds import KINDS, YAML_NAME
 from .rendering import yaml_value
 
 if TYPE_CHECKING:
@@ -465,25 +465,26 @@ def categories_in(document: Any, kind: str) -> list[str]:
     ]
 
 
-def _checked_files(root: str) -> Iterator[tuple[str, str]]:
-    """Each file below `root` (links not followed) the hooks check, with its kind."""
+def _checked_files(root: str, kind_of: Callable[[str], str | None]) -> Iterator[tuple[str, str]]:
+    """Each file below `root` (links not followed) a hook checks, with its kind (`kind_of` a
+    file's path, as the hooks see its name)."""
     for folder, folders, files in os.walk(root):
         folders[:] = sorted(name for name in folders if name not in _SKIPPED_FOLDERS)
-        relative = os.path.relpath(folder, root).replace(os.sep, "/")
         for name in sorted(files):
-            path = name if relative == "." else f"{relative}/{name}"
-            kind = next((kind for kind, info in KINDS.items() if info.matches(path)), None)
-            if kind is not None:
-                yield os.path.join(folder, name), kind
+            path = os.path.join(folder, name)
+            if YAML_NAME.search(name) and (kind := kind_of(path)) is not None:
+                yield path, kind
 
 
-def workspace_categories(root: str, max_files: int = MAX_FILES) -> set[str]:
+def workspace_categories(
+    root: str, kind_of: Callable[[str], str | None], max_files: int = MAX_FILES
+) -> set[str]:
     """The categories allowed by the profiles and actions under `root` (read as `check` reads
     them: regular files only, the loader's limits; files that do not load are skipped)."""
     from cleveragents.reading.loaded_file import load_file
 
     found: set[str] = set()
-    for count, (path, kind) in enumerate(_checked_files(root)):
+    for count, (path, kind) in enumerate(_checked_files(root, kind_of)):
         if count >= max_files:
             break
         if os.path.islink(path):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -88,13 +87,17 @@ def _repository_files(folder: Path, name: str) -> list[Path]:
     """The files called `name` in the git repository around `folder`, tracked or untracked but
     not ignored (none outside a repository, or without git)."""
 
+    from .git_objects import GitError
+    from .git_objects import git as run_git
+
     def git(*args: str) -> str | None:
         try:
-            result = subprocess.run(["git", *args], cwd=folder, capture_output=True, check=False)
-        except OSError:  # no git, or the folder is missing
+            # Not literal: the pattern below is pathspec magic.
+            output = run_git(folder, *args, literal_pathspecs=False)
+        except (GitError, OSError):  # no git, no folder, not a repository
             return None
         # Names are bytes: any that are not UTF-8 come back as they are on disk.
-        return os.fsdecode(result.stdout) if result.returncode == 0 else None
+        return os.fsdecode(output)
 
     top = git("rev-parse", "--show-toplevel")
     listed = git(

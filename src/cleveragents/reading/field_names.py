@@ -1,0 +1,172 @@
+"""Which field an unknown key most likely misspells ("did you mean"): the closest by spelling,
+never one that means the opposite. `disallow_unsafe_tools` is one edit from
+`allow_unsafe_tools` and `min_retries_per_step` two from `max_retries_per_step`, but renaming
+either keeps its value and turns the author's intent around: `disallow_unsafe_tools: true`
+would become `allow_unsafe_tools: true`. The CLI's message and the editor's quick fix take
+the suggestion from here, so both refuse the same keys."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+__all__ = ["ANTONYMS", "NEGATIONS", "closest_field", "opposes"]
+
+# Words whose meaning is the other's opposite, in either order.
+ANTONYMS: frozenset[frozenset[str]] = frozenset(
+    frozenset(pair)
+    for pair in (
+        ("allow", "disallow"),
+        ("allow", "deny"),
+        ("allow", "forbid"),
+        ("allow", "block"),
+        ("allow", "prohibit"),
+        ("allow", "reject"),
+        ("allowed", "disallowed"),
+        ("allowed", "denied"),
+        ("allowed", "forbidden"),
+        ("allowed", "blocked"),
+        ("allowed", "prohibited"),
+        ("permit", "deny"),
+        ("permit", "forbid"),
+        ("permitted", "forbidden"),
+        ("accept", "reject"),
+        ("grant", "deny"),
+        ("min", "max"),
+        ("minimum", "maximum"),
+        ("least", "most"),
+        ("lower", "upper"),
+        ("floor", "ceiling"),
+        ("require", "skip"),
+        ("require", "optional"),
+        ("required", "optional"),
+        ("require", "waive"),
+        ("requires", "skips"),
+        ("mandatory", "optional"),
+        ("enable", "disable"),
+        ("enabled", "disabled"),
+        ("safe", "unsafe"),
+        ("secure", "insecure"),
+        ("include", "exclude"),
+        ("with", "without"),
+        ("on", "off"),
+        ("yes", "no"),
+        ("true", "false"),
+        ("always", "never"),
+    )
+)
+# Words that say "not" whatever they stand beside.
+NEGATIONS = frozenset(
+    {
+        "no",
+        "not",
+        "non",
+        "never",
+        "dont",
+        "without",
+        "disable",
+        "disabled",
+        "disallow",
+        "disallowed",
+        "deny",
+        "denied",
+        "forbid",
+        "forbidden",
+        "skip",
+        "skipped",
+        "ignore",
+        "ignored",
+        "unless",
+        "except",
+        "off",
+        "false",
+        "optional",
+    }
+)
+_NEGATING_PREFIXES = ("dis", "non", "un", "in", "im", "de", "no", "not")
+_SIMILAR = 0.75  # how close a misspelt word must be to read as the word
+
+
+def _words(key: str) -> list[str]:
+    """The words of a key: split at anything not a letter or digit and at camelCase humps."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
+    return re.findall(r"[a-z]+|[0-9]+", spaced.lower())
+
+
+def _similarity(a: str, b: str) -> float:
+    import difflib  # only needed for a misspelt key; keeps start-up lean
+
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def _opposites(word: str) -> Iterable[str]:
+    for pair in ANTONYMS:
+        if word in pair:
+            yield from pair - {word}
+
+
+def _reads_as(word: str, meant: str, nearest: float) -> bool:
+    """Whether a misspelt `word` reads as `meant` rather than as any word of the other name
+    (the closest of which is `nearest` to it): the same letters in another order (`mni`: min),
+    or closer in spelling."""
+    if sorted(word) == sorted(meant):
+        return True
+    closeness = _similarity(word, meant)
+    return closeness >= 0.5 and closeness > nearest
+
+
+def _negates(word: str, others: Sequence[str], misspelt: bool) -> bool:
+    """Whether `word` reads as the opposite of one of `others`: a negation, an antonym, or the
+    word with a negating prefix (`unsafe`, `disallow`); a `misspelt` word (the unknown key's)
+    also when it reads as one of these rather than as the word it stands beside."""
+    if word in others:
+        return False
+    if word in NEGATIONS:
+        return True
+    nearest = max((_similarity(word, other) for other in others), default=0.0)
+    if misspelt and any(_reads_as(word, negation, nearest) for negation in NEGATIONS):
+        return True  # `o_require_...`: a misspelt `no`
+    for other in others:
+        for opposite in _opposites(other):
+            if word == opposite or (misspelt and _reads_as(word, opposite, nearest)):
+                return True
+        for prefix in _NEGATING_PREFIXES:
+            rest = word[len(prefix) :]
+            if not word.startswith(prefix) or not rest:
+                continue
+            if rest == other or (misspelt and _similarity(rest, other) >= _SIMILAR + 0.1):
+                return True
+    return False
+
+
+def _flat_opposition(key: str, field: str) -> bool:
+    """Antonyms written without separators (`disallowunsafetools`, `minretries`): one name
+    holds a word of a pair where the other holds its opposite."""
+    for pair in ANTONYMS:
+        first, second = sorted(pair)
+        if min(len(first), len(second)) < 3:
+            continue  # `on`, `no`: inside too many words
+        if (first in key) != (first in field) and (second in key) != (second in field):
+            return True
+    return False
+
+
+def opposes(key: str, field: str) -> bool:
+    """Whether renaming `key` to `field` would turn its meaning around (see the module)."""
+    key_words, field_words = _words(key), _words(field)
+    if any(_negates(word, field_words, misspelt=True) for word in key_words):
+        return True
+    if any(_negates(word, key_words, misspelt=False) for word in field_words):
+        return True
+    return _flat_opposition("".join(key_words), "".join(field_words))
+
+
+def closest_field(key: str, known: Sequence[str]) -> str | None:
+    """The field an unknown key most likely misspells ("did you mean"), if one is close and
+    does not mean the opposite (then there is no suggestion: the author must choose)."""
+    import difflib
+
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    if not close or opposes(key, close[0]):
+        return None
+    return close[0]

@@ -1,0 +1,172 @@
+"""A repository is data: no command its own configuration names runs when `check`, `diff --git`,
+the loosening hook or `init` read it (core.fsmonitor, filters, diff drivers, pagers, hooks,
+credential helpers, the promisor remote of a partial clone, ...). Each configured command would
+leave a trace; none may. (The language server's side: tests/test_language_server_hostile.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from git_repos import git, new_repository
+from hostile_git import (
+    STRICT,
+    hostile_repository,
+    partial_clone,
+    trace,
+    traces_left,
+    with_dirty_submodule,
+)
+from programs import BIN
+
+COMMANDS = [
+    ("check", "prod.safety_profile.yaml", "other.safety_profile.yml"),
+    ("check", "--kind", "action", "actions/deploy.yaml"),
+    ("diff", "--git", "HEAD"),
+    ("diff", "--git", "HEAD", "--staged"),
+    ("diff", "--git", "HEAD", "--to", "HEAD"),
+    ("diff", "--git", "HEAD", "--kind", "action"),
+    ("diff", "--pre-commit"),
+    ("init", "new.safety_profile.yaml"),
+]
+
+
+def run(cwd: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`safety-profile ARGS` in `cwd` (with `path` as PATH)."""
+    return subprocess.run(
+        [str(BIN / "safety-profile"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "PATH": path or os.environ["PATH"]},
+    )
+
+
+@pytest.fixture
+def traces(tmp_path: Path) -> Path:
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """An empty folder for a repository, beside the traces."""
+    folder = tmp_path / "repository"
+    folder.mkdir()
+    return folder
+
+
+def ran_nothing(result: subprocess.CompletedProcess[str], traces: Path) -> None:
+    assert "Traceback" not in result.stderr
+    assert traces_left(traces) == [], result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_no_command_the_repository_configures_runs(
+    repository: Path, traces: Path, args: tuple[str, ...]
+) -> None:
+    hostile_repository(repository, traces)
+    result = run(repository, *args)
+    ran_nothing(result, traces)
+    if args[0] == "check":  # the filters are reported, not run
+        assert "the git attribute filter=" in result.stdout
+        assert result.returncode == 1
+
+
+def test_the_configured_commands_do_run_under_git_itself(
+    tmp_path: Path, repository: Path, traces: Path
+) -> None:
+    """The test's repository is armed: git's own reads run what it names."""
+    hostile_repository(repository, traces)
+    for args in (
+        ["read-tree", "--index-output", str(tmp_path / "index"), "HEAD"],
+        ["diff", "--raw", "HEAD", "--", "prod.safety_profile.yaml"],
+        ["diff", "--raw", "HEAD", "--", "other.safety_profile.yml"],
+        ["diff", "--raw", "HEAD", "--", "actions"],
+    ):
+        subprocess.run(["git", *args], cwd=repository, stdin=subprocess.DEVNULL, check=False)
+    expected = {"fsmonitor", "clean", "process", "clean-a=b", "hook-post-index-change"}
+    assert expected <= set(traces_left(traces)), traces_left(traces)
+
+
+def test_no_command_a_submodule_configures_runs(tmp_path: Path, traces: Path) -> None:
+    """`git diff` asks a submodule about its work tree by running git in it, under its own
+    configuration: `diff --git` asks only which commit it is at."""
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    (outer / "README.md").write_text("x\n")
+    git(outer, "add", "-A")
+    git(outer, "-c", "user.name=t", "-c", "user.email=t@e.invalid", "commit", "-q", "-m", "x")
+    with_dirty_submodule(outer, traces)
+    subprocess.run(["git", "diff", "--raw", "HEAD"], cwd=outer, stdin=subprocess.DEVNULL)
+    assert "sub-clean" in traces_left(traces)  # git itself runs the submodule's filter
+    for path in traces.iterdir():
+        path.unlink()
+    for args in (
+        ("diff", "--git", "HEAD"),
+        ("diff", "--pre-commit"),
+        ("check", "sub/a.safety_profile.yaml"),
+    ):
+        ran_nothing(run(outer, *args), traces)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("diff", "--git", "HEAD"), ("diff", "--pre-commit")],
+    ids=" ".join,
+)
+def test_nothing_is_fetched_for_an_object_a_partial_clone_lacks(
+    repository: Path, traces: Path, args: tuple[str, ...]
+) -> None:
+    """A partial clone fetches a missing object from its promisor remote, whose URL may be a
+    command (`ext::`) or go through core.sshCommand: the comparison fails instead."""
+    partial_clone(repository, traces)
+    result = run(repository, *args)
+    ran_nothing(result, traces)
+    if args[0] == "diff":
+        assert result.returncode != 0  # HEAD's profile cannot be read: never a pass
+
+
+@pytest.mark.parametrize("args", [("--git", "HEAD"), ("--pre-commit",)], ids=" ".join)
+def test_git_answers_for_every_file_whatever_its_configuration_includes(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """`include.path=/dev/stdin` makes git read its configuration from its standard input:
+    from a pipe, that consumes the names `diff --git` asks about (the first name is written to
+    read as configuration), and git answers for none of them: the filtered profiles passed.
+    The question is a file: git reads a copy, and answers for each."""
+    first = "[x]\n#.safety_profile.yaml"
+    new_repository(
+        tmp_path,
+        {
+            ".gitattributes": "*.yaml filter=lfs\n",
+            first: STRICT,
+            "prod.safety_profile.yaml": STRICT,
+        },
+    )
+    git(tmp_path, "config", "include.path", "/dev/stdin")
+    result = run(tmp_path, "diff", *args, "--format", "json")
+    reported = {(p["file"], p["rule"]) for p in json.loads(result.stdout)["problems"]}
+    assert reported == {(first, "git.attribute"), ("prod.safety_profile.yaml", "git.attribute")}
+    assert result.returncode == 1
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_a_git_the_repository_holds_never_runs(
+    repository: Path, traces: Path, args: tuple[str, ...]
+) -> None:
+    """With `.` first in PATH (or an empty entry), a `git` in the folder git runs in would be
+    found first: git is looked up in PATH's absolute folders only."""
+    hostile_repository(repository, traces)
+    fake = f"#!/bin/sh\n{trace(traces, 'fake-git')}\nexit 1\n"
+    for folder in (repository, repository / "actions"):
+        (folder / "git").write_text(fake)
+        (folder / "git").chmod(0o755)
+    ran_nothing(run(repository, *args, path=f".:{os.environ['PATH']}:"), traces)
