@@ -7,11 +7,12 @@ extra has them). In order, stopping at the first failure with a message that say
 
 1. the new version must be a valid version above the one in pyproject.toml, and the changelog's
    Unreleased section must list something;
-2. pyproject.toml gets the new version; CHANGELOG.md's Unreleased entries move under
-   `## [VERSION] - TODAY` (Keep a Changelog), with an empty Unreleased section above; the
-   schemas' `$id`s (the output schemas' too, and their `$ref`s to the profile schema), the
-   SchemaStore entry's `url` and the page that shows them name the new tag
-   (`.../cleveragents-safety-profile/vVERSION/...`), as tests/test_editor_files.py requires;
+2. pyproject.toml gets the new version, and so does the VS Code extension (editors/vscode's
+   package.json and package-lock.json, which the release workflow packages); CHANGELOG.md's
+   Unreleased entries move under `## [VERSION] - TODAY` (Keep a Changelog), with an empty
+   Unreleased section above; the schemas' `$id`s (the output schemas' too, and their `$ref`s to
+   the profile schema), the SchemaStore entry's `url` and the page that shows them name the new
+   tag (`.../cleveragents-safety-profile/vVERSION/...`), as tests/test_editor_files.py requires;
 3. `python -m build` writes the sdist and the wheel to dist/;
 4. `twine check --strict` checks their metadata, and the script checks what they hold: the
    LICENSE in both, the changelog in the sdist, and in the wheel the schemas (byte for byte as in
@@ -97,6 +98,34 @@ def bump_pyproject(version: Version) -> None:
     path.write_text(bumped, encoding="utf-8")
 
 
+EXTENSION_FILES = (
+    # The VS Code extension's version, and in the lock file the project's own two entries.
+    (ROOT / "editors" / "vscode" / "package.json", 1),
+    (ROOT / "editors" / "vscode" / "package-lock.json", 2),
+)
+
+
+def bump_extension(old: Version, new: Version) -> None:
+    """The VS Code extension gets the package's version (a test keeps them equal)."""
+    if not re.fullmatch(r"\d+\.\d+\.\d+", str(new)):
+        raise ReleaseError(
+            f"{new}: the VS Code extension's version must be MAJOR.MINOR.PATCH (the Marketplace "
+            "takes no pre-release suffix); release a version of that form"
+        )
+    for path, count in EXTENSION_FILES:
+        text = path.read_text(encoding="utf-8")
+        bumped, found = re.subn(
+            rf'^(\s*)"version": "{re.escape(str(old))}",$',
+            rf'\1"version": "{new}",',
+            text,
+            count=count,
+            flags=re.MULTILINE,
+        )
+        if found != count:
+            raise ReleaseError(f"{path.relative_to(ROOT)} does not hold the version {old}")
+        path.write_text(bumped, encoding="utf-8")
+
+
 def bump_schema_urls(old: Version, new: Version) -> None:
     """Point the schemas' published URL at the new tag: `$id`s, the SchemaStore entry, the docs."""
     for path in VERSIONED_URL_FILES:
@@ -170,9 +199,11 @@ def release(text: str, today: datetime.date) -> list[str]:
     if run("git", "tag", "--list", tag).strip():
         raise ReleaseError(f"the tag {tag} exists already")
     require_clean_tree()
-    files = (ROOT / "pyproject.toml", ROOT / "CHANGELOG.md", *VERSIONED_URL_FILES)
+    extension = tuple(path for path, _ in EXTENSION_FILES)
+    files = (ROOT / "pyproject.toml", ROOT / "CHANGELOG.md", *VERSIONED_URL_FILES, *extension)
     edited = {path: path.read_bytes() for path in files}
     try:
+        bump_extension(current_version(), version)
         bump_schema_urls(current_version(), version)
         bump_pyproject(version)
         date_changelog(version, today)

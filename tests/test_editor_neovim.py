@@ -61,6 +61,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     write_files(repository, {"actions/deploy.yaml": INVALID_ACTION})
     git(repository, "add", "-A")
     git(repository, "commit", "-q", "-m", "a profile that is a link, an action")
+    asked = folder / "asked.safety_profile.yaml"
+    asked.write_text("require_sandbox: true\n\n")
     plan = {
         "server": [console_script("safety-profile"), "lsp"],
         "yaml_server": server_command(),
@@ -85,6 +87,11 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         ],
         "fixes": [{"file": str(fixed), "code": "yaml.ambiguous-scalar"}],
         "both": [str(both)],
+        # On the empty line after the first field, then on the first field's key.
+        "asks": [
+            {"file": str(asked), "line": 2, "col": 0},
+            {"file": str(asked), "line": 1, "col": 3},
+        ],
     }
     (folder / "plan.json").write_text(json.dumps(plan))
     environment = {**os.environ, "SAFETY_PROFILE_PLAN": str(folder / "plan.json")}
@@ -193,3 +200,18 @@ def test_an_action_opened_from_its_folder_shows_what_check_reports(
         (d.line, d.column, d.code, d.message) for d in as_shown(shown["diagnostics"])
     ] == expected
     assert [code for _, _, code, _ in expected] == ["yaml.ambiguous-scalar"]
+
+
+def test_completion_and_hover_in_neovim(session: dict[str, Any]) -> None:
+    from cleveragents.reading.rules import STRICTER
+
+    schema = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
+    on_new_line, on_key = session["asks"]
+    fields = [name for name in schema["properties"] if name != "require_sandbox"]
+    assert [item["label"] for item in on_new_line["completion"]] == fields
+    # Neovim 0.7 takes no snippets: the key and its colon, nothing to tab through.
+    assert [item["insert"] for item in on_new_line["completion"]] == [f"{f}: " for f in fields]
+    hover = on_key["hover"]
+    assert schema["properties"]["require_sandbox"]["description"] in hover
+    assert "Default: true" in hover
+    assert f"Stricter: {STRICTER['require_sandbox']}" in hover

@@ -47,6 +47,10 @@ ELSEWHERE = {
     "Install": "tests/test_install_routes.py",
     "In a database": "tests/test_install_routes.py",
     "Editors: `safety-profile lsp`": "tests/test_install_routes.py (its pip line)",
+    # Builds the .vsix and installs it into a real VS Code (code-server, whose
+    # --install-extension is code's).
+    "VS Code": "tests/test_editor_vscode.py",
+    "The VS Code extension and its test": "tests/test_editor_vscode.py (.ci/run installs first)",
     # A release commits and tags: run in a temporary clone.
     "Checklist": "tests/test_release.py",
     # Builds a floor package into a wheel and commits in a second repository with pre-commit.

@@ -101,6 +101,11 @@ def test_a_release_up_to_publishing(clone: Path) -> None:
     for path in sorted((clone / "schema").glob("*.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
         assert schema["$id"].endswith(f"/v{version}/schema/{path.name}")
+    # The VS Code extension the workflow packages carries the same version.
+    extension = clone / "editors" / "vscode"
+    assert json.loads((extension / "package.json").read_text())["version"] == version
+    lock = json.loads((extension / "package-lock.json").read_text())
+    assert lock["version"] == lock["packages"][""]["version"] == version
 
     assert git(clone, "status", "--porcelain", "--untracked-files=no") == ""
     assert git(clone, "log", "-1", "--format=%s") == f"Release {version}\n"

@@ -7,7 +7,9 @@
 --         edits = {{file =, steps = {{lines =, expect =}...}}...},  -- edit, wait for `expect`
 --         fixes = {{file =, code =}...},          -- apply the first quick fix for `code`
 --         both = {PATH...},                       -- open with yaml-language-server attached too
---         rooted = {{root =, files = {PATH...}}...}}  -- a client of its own, opened in `root`
+--         rooted = {{root =, files = {PATH...}}...},  -- a client of its own, opened in `root`
+--         asks = {{file =, line =, col =}...}}    -- completion and hover at that place
+--                                                 -- (1-based line, 0-based byte column)
 local plan = vim.json.decode(io.open(os.getenv("SAFETY_PROFILE_PLAN")):read("*a"))
 local TIMEOUT = 15000
 vim.o.hidden = true -- buffers edited by the plan stay open, unsaved, while others open
@@ -140,6 +142,32 @@ for index, entry in ipairs(plan.rooted or {}) do
     local buf, _, seen = open(path, { client })
     output.rooted[path] = { published = seen[client], diagnostics = shown(buf, client) }
   end
+end
+
+-- Completion and hover as the editor asks for them at the cursor (the position it would send
+-- for <C-x><C-o> with vim.lsp.omnifunc, or for vim.lsp.buf.hover()).
+output.asks = {}
+for _, ask in ipairs(plan.asks or {}) do
+  local buf = open(ask.file, { ours })
+  vim.api.nvim_win_set_cursor(0, { ask.line, ask.col })
+  local params = vim.lsp.util.make_position_params()
+  local function result(method)
+    local answers = vim.lsp.buf_request_sync(buf, method, params, TIMEOUT) or {}
+    local answer = answers[ours] or {}
+    return answer.result or vim.NIL
+  end
+  local completion = result("textDocument/completion")
+  local items = completion ~= vim.NIL and (completion.items or completion) or {}
+  local offered = {}
+  for _, item in ipairs(items) do
+    table.insert(offered, { label = item.label, insert = item.textEdit and item.textEdit.newText or vim.NIL })
+  end
+  local hover = result("textDocument/hover")
+  table.insert(output.asks, {
+    file = ask.file,
+    completion = offered,
+    hover = hover ~= vim.NIL and hover.contents.value or vim.NIL,
+  })
 end
 
 local file = io.open(plan.output, "w")

@@ -54,6 +54,7 @@ __all__ = [
     "floor_problems",
     "floor_setting",
     "load_floor",
+    "value_text",
 ]
 
 ALLOW_NO_FLOOR_VARIABLE = "SAFETY_PROFILE_ALLOW_NO_FLOOR"
@@ -379,8 +380,9 @@ def _distinct(floors: Sequence[Floor]) -> tuple[Floor, ...]:
     return tuple({floor.identity: floor for floor in reversed(floors)}.values())[::-1]
 
 
-def _value_text(value: Any, field: str, *, absent: bool = False) -> str:
-    """A value as YAML, with what null and [] mean and whether the key was written."""
+def value_text(value: Any, field: str, *, absent: bool = False) -> str:
+    """A value as YAML, with what null and [] mean and whether the key was written (also the
+    language server's words for a default and a floor's value)."""
     from .rendering import yaml_value
 
     notes = []
@@ -399,12 +401,12 @@ def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) 
     against the floor's (`change.old`), with the categories the floor does not allow."""
     from .rendering import yaml_value
 
-    value = _value_text(change.new, change.field, absent=absent)
+    value = value_text(change.new, change.field, absent=absent)
     extra = ""
     if change.field == "allowed_skill_categories" and change.new and change.old:
         beyond = [category for category in change.new if category not in change.old]
         extra = f"; it allows {', '.join(map(yaml_value, beyond))}"
-    floor_value = _value_text(change.old, change.field)
+    floor_value = value_text(change.old, change.field)
     return f"{value} is looser than the floor's {floor_value} ({visible(source)}){extra}"
 
 

@@ -31,7 +31,7 @@ from cleveragents.reading.text import line_starts
 
 from .check import Checker
 from .editor_fixes import FIXED_RULES, fixes, lines_of
-from .floor import FloorError, Floors
+from .floor import Floor, FloorError, Floors
 from .git_objects import quoted
 from .kind_hint import with_hints_last
 from .kinds import KINDS, YAML_NAME
@@ -554,7 +554,130 @@ def build_server() -> SafetyProfileServer:
         document = ls.open_document(params.text_document.uri)
         return [] if document is None else ls.code_actions(document, params.context.diagnostics)
 
+    _register_completion_and_hover(server)
     return server
+
+
+# -- completion and hover: what to offer and say is lsp_completion's; here, only the protocol ---
+
+
+def _register_completion_and_hover(server: SafetyProfileServer) -> None:
+    from .lsp_completion import categories_in, completions, hover, workspace_categories
+
+    found: dict[str, tuple[float, set[str]]] = {}  # by workspace root: when read, categories
+    places = Places()  # each folder's repository, asked once: which kind a file is
+
+    def floors_of(ls: SafetyProfileServer, document: TextDocument) -> tuple[Floor, ...]:
+        file = ls.file_of(document)
+        try:
+            return () if file is None else Floors().for_file(file.place.path)
+        except FloorError:
+            return ()  # the diagnostics say why it cannot be used
+
+    def categories(ls: SafetyProfileServer, completed: str) -> set[str]:
+        """The workspace's categories: its files' (read again after 10 s) and those of the
+        open buffers but `completed`, whose list is being typed."""
+        from cleveragents.reading.loaded_file import load_bytes
+
+        root, now = ls.workspace.root_path, asyncio.get_running_loop().time()
+        if root and (root not in found or now - found[root][0] > 10):  # files change: reread
+            found[root] = (now, workspace_categories(root, lambda p: kind_by_name(places.place(p))))
+        names = set(found[root][1]) if root else set()
+        for document in list(ls.workspace.text_documents.values()):
+            kind = ls.kind_of(document)
+            if document.uri == completed:
+                continue
+            mapping = load_bytes(document.source.encode(), document.uri).mapping
+            if kind is not None and mapping is not None:
+                names.update(categories_in(mapping, kind))
+        return names
+
+    def markup(formats: Sequence[str] | None, text: str) -> lsp.MarkupContent | str:
+        """Markdown where the client takes it; else the same words as plain text."""
+        if formats and lsp.MarkupKind.Markdown in formats:
+            return lsp.MarkupContent(lsp.MarkupKind.Markdown, text)
+        return text if not formats else lsp.MarkupContent(lsp.MarkupKind.PlainText, text)
+
+    def place(document: TextDocument, position: lsp.Position) -> tuple[list[str], int] | None:
+        lines = lines_of(document.source)
+        if position.line >= len(lines):
+            return None
+        return lines, code_point_column(lines[position.line], position.character, server.encoding)
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "[", ","])
+    )
+    def complete(ls: SafetyProfileServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        document = ls.open_document(params.text_document.uri)
+        kind = None if document is None else ls.kind_of(document)
+        at = None if document is None else place(document, params.position)
+        if document is None or kind is None or at is None:
+            return lsp.CompletionList(is_incomplete=False, items=[])
+        lines, column = at
+        line = params.position.line
+        text_document = ls.client_capabilities.text_document
+        item_capability = (
+            text_document
+            and text_document.completion
+            and (text_document.completion.completion_item)
+        )
+        snippets = bool(item_capability and item_capability.snippet_support)
+        formats = item_capability.documentation_format if item_capability else None
+        offered = completions(
+            document.source,
+            line,
+            column,
+            kind,
+            floors_of(ls, document),
+            lambda: categories(ls, document.uri),
+        )
+        items = [
+            lsp.CompletionItem(
+                label=item.label,
+                kind=lsp.CompletionItemKind.Property
+                if item.kind == "field"
+                else lsp.CompletionItemKind.Value,
+                detail=item.detail or None,
+                documentation=markup(formats, item.documentation),
+                sort_text=item.sort,
+                filter_text=item.label,
+                insert_text_format=lsp.InsertTextFormat.Snippet
+                if snippets
+                else lsp.InsertTextFormat.PlainText,
+                text_edit=lsp.TextEdit(
+                    lsp.Range(
+                        lsp.Position(line, client_column(lines[line], item.start, ls.encoding)),
+                        lsp.Position(line, client_column(lines[line], item.end, ls.encoding)),
+                    ),
+                    item.snippet if snippets else item.insert,
+                ),
+            )
+            for item in offered
+        ]
+        return lsp.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def describe(ls: SafetyProfileServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        document = ls.open_document(params.text_document.uri)
+        kind = None if document is None else ls.kind_of(document)
+        at = None if document is None else place(document, params.position)
+        if document is None or kind is None or at is None:
+            return None
+        lines, column = at
+        text = document.source
+        found = hover(text, params.position.line, column, kind, floors_of(ls, document))
+        if found is None:
+            return None
+        text_document = ls.client_capabilities.text_document
+        formats = (
+            text_document.hover.content_format if text_document and text_document.hover else None
+        )
+        start = client_column(lines[found.line], found.start, ls.encoding)
+        end = client_column(lines[found.line], found.end, ls.encoding)
+        return lsp.Hover(
+            markup(formats, found.markdown),
+            lsp.Range(lsp.Position(found.line, start), lsp.Position(found.line, end)),
+        )
 
 
 def serve() -> None:
