@@ -7,7 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["COMMAND_HELP", "FLOOR_HELP", "KIND_HELP", "NO_FLOOR_HELP", "CommandHelp"]
+__all__ = [
+    "ADD_FLOOR_HELP",
+    "COMMAND_HELP",
+    "FLOOR_HELP",
+    "KIND_HELP",
+    "NO_FLOOR_HELP",
+    "CommandHelp",
+]
 
 CHECK_DESCRIPTION = """\
 Validate YAML files as Safety Profiles (the default) or actions, and report every problem of
@@ -114,6 +121,12 @@ FLOOR_HELP = (
 NO_FLOOR_HELP = (
     "check without the configured floor; refused when a pyproject.toml sets one, unless the "
     "environment sets SAFETY_PROFILE_ALLOW_NO_FLOOR=1 (default: off)"
+)
+
+ADD_FLOOR_HELP = (
+    "a floor every profile must meet as well as the others (--floor's, or the configured "
+    "ones): a FILE or pkg:PACKAGE/RESOURCE; give it again for more (default: none). CI gives "
+    "the organisation's floor this way, so no pyproject.toml can lift it"
 )
 
 _FLOOR_EXIT = "2 usage error or a floor that cannot be used"
