@@ -630,3 +630,208 @@ def test_the_ci_step_checks_the_files_the_hooks_check_against_the_given_floor(
     checked = {line.split("file=", 1)[1].split(",", 1)[0] for line in result.stdout.splitlines()}
     assert checked == picked["safety-profile"] | picked["safety-profile-action"], result.stdout
     assert "actions/deploy.yaml" in checked
+
+
+# A floor a repository sets must be part of it; `--floor PATH` may name any file.
+
+SECRET = "token: hunter2\nrequire_sandbox: maybe\n"  # an invalid profile: its text would be shown
+
+
+@pytest.mark.parametrize(
+    ("setting", "what"),
+    [
+        ('floor = "../outside.yaml"', "leads outside the repository"),
+        ('floor = "policy/../../outside.yaml"', "leads outside the repository"),
+        ('floor = "link.yaml"', "leads outside the repository"),  # a link out
+        ('floor = ".git/info/exclude"', "is in git's own folder (.git)"),
+        ('floor = "local.yaml"', "is a file git ignores"),
+    ],
+    ids=["dot-dot", "through-a-folder", "a-link-out", "git-folder", "ignored"],
+)
+def test_a_floor_outside_the_repository_is_refused_and_never_printed(
+    tmp_path: Path, setting: str, what: str
+) -> None:
+    """`floor = "../x"` left the repository: `check` read the file, and printed the first
+    bytes of one that is not a valid profile in its error. Such a floor (and one in `.git`, or
+    one git ignores: a local file, not what is reviewed) is refused, unread, exit 2."""
+    (tmp_path / "outside.yaml").write_text(SECRET, encoding="utf-8")
+    repository = tmp_path / "repo"
+    repository.mkdir()
+    new_repository(
+        repository,
+        {
+            "pyproject.toml": f"[tool.safety-profile]\n{setting}\n",
+            "x.safety_profile.yaml": "require_sandbox: true\n",
+            "policy/keep": "",
+            ".gitignore": "local.yaml\n",
+        },
+    )
+    os.symlink("../outside.yaml", repository / "link.yaml")
+    (repository / "local.yaml").write_text(SECRET, encoding="utf-8")
+    spec = setting.split('"')[1]
+    for args in (
+        ("check", "x.safety_profile.yaml"),
+        ("diff", "--git", "HEAD"),
+        ("diff", "--pre-commit"),
+    ):
+        result = safety_profile(*args, cwd=repository)
+        assert (result.returncode, result.stdout) == (2, ""), (args, result.stderr)
+        assert "hunter2" not in result.stderr, args
+        assert result.stderr.startswith(
+            f"safety-profile: the floor {os.path.normpath(spec)} (set in pyproject.toml) {what}, "
+            "so it is not read: a floor a repository sets must be a file of that repository"
+        ), (args, result.stderr)
+    # Given on the command line, any file is the user's choice.
+    given = safety_profile(
+        "check", "--floor", str(tmp_path / "outside.yaml"), "x.safety_profile.yaml",
+        cwd=repository,
+    )  # fmt: skip
+    assert given.returncode == 2
+    assert "is not a valid safety profile" in given.stderr
+
+
+def test_a_pyproject_that_is_a_link_out_of_the_repository_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere.toml").write_text(
+        '[tool.safety-profile]\nfloor = "x.yaml"\n', encoding="utf-8"
+    )
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", {"x.safety_profile.yaml": "{}\n"})
+    os.symlink("../elsewhere.toml", repository / "pyproject.toml")
+    result = safety_profile("check", "x.safety_profile.yaml", cwd=repository)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "safety-profile: pyproject.toml: a link out of the repository, so it is not read"
+    )
+
+
+def test_a_package_floor_committed_under_a_site_packages_folder_is_refused(
+    repository: Path,
+) -> None:
+    """A copy of the floor's package committed under any folder named `site-packages` passed
+    for the installed package. git is asked: a file the repository tracks is its own."""
+    site = "vendor/lib/site-packages"
+    write_files(
+        repository,
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:acme_vendored/floor.yaml"\n',
+            f"{site}/acme_vendored/__init__.py": "",
+            f"{site}/acme_vendored/floor.yaml": "require_sandbox: false\n",
+        },
+    )
+    loose = "teams/a/loose.safety_profile.yaml"
+    env = {"PYTHONPATH": str(repository / site)}
+    # Not tracked: an environment's packages (a `.venv` in the repository), accepted.
+    untracked = safety_profile("check", loose, cwd=repository, **env)
+    assert (untracked.returncode, untracked.stdout) == (0, "ok: 1 file valid\n"), untracked.stderr
+    git(repository, "add", "-A")
+    tracked = safety_profile("check", loose, cwd=repository, **env)
+    assert (tracked.returncode, tracked.stdout) == (2, "")
+    assert (
+        f"{site}/acme_vendored/floor.yaml is a file of the repository it checks, not of the "
+        "installed package 'acme_vendored'"
+    ) in tracked.stderr
+
+
+# diff --git: the floor file under review, and the floor of both revisions.
+
+
+def test_loosening_the_floor_file_and_adding_a_profile_as_loose_fails(repository: Path) -> None:
+    """One commit loosened `policy/floor.yaml` and added a profile exactly as loose: both hooks
+    passed, the floor file being no profile to them and the added profile compared with the
+    floor as the change left it. The floor file is compared like a profile, and profiles are
+    held to the floor of both revisions."""
+    loose_floor = FLOOR.replace("require_sandbox: true", "require_sandbox: false")
+    write_files(
+        repository,
+        {
+            "policy/floor.yaml": loose_floor,
+            "teams/b/new.safety_profile.yaml": AT_FLOOR.replace(
+                "max_total_cost: 50.0\n", "max_total_cost: 50.0\nrequire_sandbox: false\n"
+            ),
+        },
+    )
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", "a looser floor, and a profile as loose")
+    result = safety_profile("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=repository)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in lines
+    assert (
+        "teams/b/new.safety_profile.yaml:2:18: loosens: require_sandbox: false is looser than "
+        "the floor's true (policy/floor.yaml in HEAD~1)"
+    ) in lines
+    # The loosening hook's comparison (staged), too.
+    git(repository, "reset", "-q", "--soft", "HEAD~1")
+    staged = safety_profile("diff", "--pre-commit", cwd=repository)
+    assert staged.returncode == 1
+    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in staged.stdout
+
+
+def test_removing_or_replacing_the_floor_setting_is_a_loosening(repository: Path) -> None:
+    """A change that drops [tool.safety-profile] leaves later profiles unheld: floor.removed;
+    one that names another floor file is compared with the floor it replaces. Profiles the
+    change adds are held to the old revision's floor all the same."""
+    write_files(
+        repository,
+        {
+            "pyproject.toml": "[project]\nname = 'x'\n",
+            "teams/c/new.safety_profile.yaml": LOOSE,
+        },
+    )
+    git(repository, "add", "-A")
+    removed = safety_profile("diff", "--pre-commit", "--format", "json", cwd=repository)
+    assert removed.returncode == 1
+    changes = json.loads(removed.stdout)["changes"]
+    assert {
+        "file": "pyproject.toml",
+        "rule": "floor.removed",
+    }.items() <= next(c for c in changes if c["file"] == "pyproject.toml").items()
+    assert any(
+        c["file"] == "teams/c/new.safety_profile.yaml" and c["rule"] == "floor.looser"
+        for c in changes
+    ), changes
+    write_files(
+        repository,
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "lenient.yaml"\n',
+            "lenient.yaml": "require_sandbox: false\n",
+        },
+    )
+    git(repository, "rm", "-q", "--cached", "teams/c/new.safety_profile.yaml")
+    git(repository, "add", "pyproject.toml", "lenient.yaml")
+    replaced = safety_profile("diff", "--pre-commit", cwd=repository)
+    assert replaced.returncode == 1
+    assert (
+        "pyproject.toml: loosens: require_sandbox: true → false (the floor lenient.yaml in place "
+        "of policy/floor.yaml in HEAD)"
+    ) in replaced.stdout.splitlines()
+
+
+def test_a_changed_profile_is_held_to_the_floor_too(repository: Path) -> None:
+    write_files(
+        repository, {"teams/a/ok.safety_profile.yaml": AT_FLOOR + "require_sandbox: false\n"}
+    )
+    result = safety_profile("diff", "--git", "HEAD", cwd=repository)
+    assert result.returncode == 1
+    assert (
+        "teams/a/ok.safety_profile.yaml:4:18: loosens: require_sandbox: false is looser than the "
+        "floor's true (policy/floor.yaml)"
+    ) in result.stdout.splitlines()
+
+
+def test_add_floor_holds_files_to_a_floor_besides_the_configured_ones(repository: Path) -> None:
+    write_files(repository, {"org.yaml": "max_retries_per_step: 0\n"})
+    result = safety_profile(
+        "check", "--add-floor", "org.yaml", "teams/a/ok.safety_profile.yaml", cwd=repository
+    )
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "teams/a/ok.safety_profile.yaml:3:23: error: max_retries_per_step: 1 is looser than the "
+        "floor's 0 (org.yaml)",
+        "1 of 1 file invalid",
+    ]
+    configured = safety_profile("check", "teams/a/loose.safety_profile.yaml", cwd=repository)
+    both = safety_profile(
+        "check", "--add-floor", "org.yaml", "teams/a/loose.safety_profile.yaml", cwd=repository
+    )
+    assert set(configured.stdout.splitlines()[:-1]) < set(both.stdout.splitlines())
