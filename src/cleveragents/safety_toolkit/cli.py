@@ -350,7 +350,8 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         problems = check_files(files, args.kind, Floors(floor))
     except GitError as error:  # as `diff` stops: what git would have said is unknown
-        _error_line(str(error))
+        for line in str(error).splitlines():
+            _error_line(line)
         return EXIT_USAGE
     report = reporter(args.output_format, _colour(args.output_format))
     _emit(report.check(with_hints_last(problems), len(files)))
@@ -480,7 +481,8 @@ def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                     defer_invalid=defer,
                 )
     except GitError as error:
-        _error_line(str(error))
+        for line in str(error).splitlines():
+            _error_line(line)
         return EXIT_USAGE
     _emit(reporter(options.output_format, options.colour).diff(report))
     if options.pre_commit and report.failed and not report.problems and report.loosens_itself:

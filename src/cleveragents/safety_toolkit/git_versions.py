@@ -103,11 +103,14 @@ class Repository:
             # `--show-cdup` is only `../` steps; the prefix, which may hold any byte (a
             # newline too), is the rest of the output less git's one closing newline.
             cdup, prefix = git(folder, "rev-parse", "--show-cdup", "--show-prefix").split(b"\n", 1)
-        except (GitError, ValueError):
+        except (GitError, ValueError) as error:
+            shown = visible(os.fsdecode(os.path.abspath(folder)))
+            if isinstance(error, GitError) and "not a git repository" not in str(error):
+                # A repository git refuses (its ownership, a broken .git): say git's words.
+                raise GitError(f"git cannot read the repository at {shown}: {error}") from None
             raise GitError(
-                f"{visible(os.fsdecode(os.path.abspath(folder)))} is not inside a git "
-                "repository; run this in a folder of your repository (or compare two files: "
-                "safety-profile diff OLD NEW)"
+                f"{shown} is not inside a git repository; run this in a folder of your "
+                "repository (or compare two files: safety-profile diff OLD NEW)"
             ) from None
         self.root = Path(os.path.realpath(os.path.join(folder, os.fsdecode(cdup))))
         self.prefix = os.fsdecode(prefix[:-1]).rstrip("/")  # the user's folder, as a repo path
