@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -565,71 +564,20 @@ def test_a_floor_given_on_the_command_line_fails_the_same_way(tmp_path: Path) ->
     )
 
 
-def test_the_ci_step_checks_the_files_the_hooks_check_against_the_given_floor(
-    tmp_path: Path,
-) -> None:
-    """docs/floor.md's GitHub Actions step, run as written under GitHub's shell (the floor a
-    file here instead of the package), in a repository of oddly named files: it checks exactly
-    the files the hooks' patterns pick, both checks run though the first fails, and the step
-    fails."""
+def test_the_ci_step_gives_the_organisations_floor_to_the_review_action() -> None:
+    """docs/floor.md's CI step is the review action with the floor and its package as inputs
+    (held besides the repository's floors, --add-floor). tests/test_review_action.py runs the
+    action and checks it picks exactly the files the hooks' patterns pick."""
     ((language, block),) = code_blocks("In CI (GitHub Actions)")
     assert language == "yaml"
-    (step,) = [s["run"] for s in yaml.safe_load(block) if s.get("name", "").startswith("Every")]
-    hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
-    names = [
-        "config/Prod.SAFETY-PROFILE.YML",
-        "config/ok.safety_profile.yaml",
-        "safety_profile.yml",
-        "safety_profile_docs/readme.yaml",  # the name is a folder's, not the file's
-        "notes.safety_profile.yaml.txt",
-        "actions/deploy.yaml",
-        "Actions/Nested/Build.YML",
-        "actions/kept.safety_profile.yaml",  # a profile: the profile hook's
-        ".github/actions/build/action.yml",  # GitHub's own
-        "src/.GitHub/actions/x.yaml",
-        "actions.yaml",
-        # Python's Unicode case folding would take these for profile names; git, editors and
-        # the hooks do not.
-        "config/\u017fafety_profile.yaml",  # LONG S
-        "config/safety_prof\u0131le.yaml",  # DOTLESS I
-        "config/x.safety_profile.yaml\n",  # a name ending in a newline
-    ]
-    picked = {
-        hook_id: {
-            name
-            for name in names
-            if re.search(hooks[hook_id]["files"], name)
-            and not re.search(hooks[hook_id].get("exclude", "^$"), name)
-        }
-        for hook_id in ("safety-profile", "safety-profile-action")
+    (step,) = yaml.safe_load(block)
+    assert step["uses"].startswith("cleveragents/cleveragents-safety-profile@")
+    assert step["with"] == {
+        "floor": "pkg:acme_policies/floor.safety_profile.yaml",
+        "floor-package": "acme-policies==1.0.0",
     }
-    profile, action = LOOSE, ACTION
-    repository = new_repository(
-        tmp_path,
-        {
-            "policy/floor.yaml": FLOOR,
-            **{
-                name: action if name in picked["safety-profile-action"] else profile
-                for name in names
-            },
-        },
-    )
-    script = step.replace(
-        "floor=pkg:acme_policies/floor.safety_profile.yaml", "floor=policy/floor.yaml"
-    )
-    assert script != step
-    result = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],  # GitHub's bash
-        cwd=repository,
-        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 1, result.stderr
-    checked = {line.split("file=", 1)[1].split(",", 1)[0] for line in result.stdout.splitlines()}
-    assert checked == picked["safety-profile"] | picked["safety-profile-action"], result.stdout
-    assert "actions/deploy.yaml" in checked
+    action = yaml.safe_load((REPO_ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert "--add-floor" in action["runs"]["steps"][-1]["run"]
 
 
 # A floor a repository sets must be part of it; `--floor PATH` may name any file.

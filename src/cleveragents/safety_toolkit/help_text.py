@@ -25,6 +25,11 @@ for. Files are only read, never written.
 Where a floor applies (--floor, or `floor` in [tool.safety-profile] of the nearest
 pyproject.toml up to the repository root), each field of a profile, or of an action's
 safety_profile, that is looser than the floor's is an error (floor.looser).
+
+A file that is a link out of its git repository (outside one: out of the current folder and
+the file's own) is not read (file.outside); a name another file has on a case-insensitive or
+normalising file system (macOS, Windows) is an error (file.name-collision); when git refuses
+the repository a file is in, the command stops (exit 2).
 """
 
 SCHEMA_DESCRIPTION = """\
@@ -90,8 +95,11 @@ Invalid files are reported as `check` reports them.
 
 --kind action compares the safety_profile of action files; an action that loses its profile
 loosens. Where a floor applies (--floor, or `floor` in [tool.safety-profile] of the nearest
-pyproject.toml) and --baseline is not given, the floor is an added file's baseline: each field
-looser than the floor loosens (floor.looser).
+pyproject.toml, as REV sets it and as the new side does) and --baseline is not given, the floor
+is an added file's baseline, and a changed file is held to it too: each field looser than the
+floor loosens (floor.looser). With --git, a change to the floor itself is compared like a
+profile's, and removing its setting loosens (floor.removed); a name another file has on
+macOS or Windows is an error (file.name-collision).
 
 which value is stricter (a key left out counts as its default):
 {rules}
