@@ -435,15 +435,18 @@ def _twin_problems(
     repository: Repository, old_side: Tree, new_side: Side, comparison: _Comparison
 ) -> list[Problem]:
     """Names a case-insensitive or normalising file system takes for one (`name_folding`),
-    where one of them is a file of the kind (or the file one leads to, or a folder holding
-    one) and the change adds one of them: a checkout there holds one file for both."""
-    read_as_kind = {n.name for n in comparison.names} | {
-        node.path for n in comparison.names for node in (n.new,) if node.kind == "file"
-    }
-    holding = {folder for path in read_as_kind for folder in _folders_above(path)}
+    where one of them is a file of the kind, the file one leads to, or a folder holding one,
+    and the change adds one of them: a checkout there holds one file for both. Each of them is
+    an error, and so is each name of the kind that leads to one (through a link or a folder)."""
+    reading: dict[str, set[str]] = {}  # a path -> the names of the kind that read through it
+    for named in comparison.names:
+        paths = {named.name, *([named.new.path] if named.new.kind == "file" else [])}
+        for path in paths:
+            for through in (path, *_folders_above(path)):
+                reading.setdefault(through, set()).add(named.name)
     problems = []
     for group in twin_groups(new_side.paths()):
-        if not any(member in read_as_kind or member in holding for member in group):
+        if not any(member in reading for member in group):
             continue
         if all(old_side.kind_of(member) is not None for member in group):
             continue  # the change adds none of them
@@ -452,6 +455,13 @@ def _twin_problems(
             message = f"{new_side.label}: {collision_message(member, others)}"
             shown = repository.display_path(member)
             problems.append(_problem(shown, message, Rule.FILE_NAME_COLLISION))
+            for name in sorted(reading.get(member, set()) - set(group)):
+                message = (
+                    f"{new_side.label}: {quoted(name)} is read through {quoted(member)}, and "
+                    f"{collision_message(member, others)}"
+                )
+                shown = repository.display_path(name)
+                problems.append(_problem(shown, message, Rule.FILE_NAME_COLLISION))
     return problems
 
 
