@@ -136,15 +136,16 @@ def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -
     repository (or, outside one, out of the folder checked) is not read (`file.outside`).
     Raises FloorError for a floor that cannot be used, GitError when git refuses to say what
     a checkout of a file's repository holds."""
-    from .git_objects import checkout_problems, collision_problems, outside_problems
+    from .git_objects import checkout_problems, collision_problems, locate, outside_problems
 
-    refused = outside_problems(paths)
+    located = locate(paths)
+    refused = outside_problems(paths, located)
     readable = [path for path in paths if path not in refused]
     checker = Checker(kind, floors)
     problems = [problem for path in readable for problem in checker.check_file(path)]
     return [
         *refused.values(),
         *problems,
-        *checkout_problems(readable),
-        *collision_problems(readable),
+        *checkout_problems(readable, located),
+        *collision_problems(readable, located),
     ]

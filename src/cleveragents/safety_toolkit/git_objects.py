@@ -40,6 +40,7 @@ __all__ = [
     "GitError",
     "LinkError",
     "Links",
+    "Located",
     "Node",
     "Tree",
     "WorkTree",
@@ -49,6 +50,7 @@ __all__ = [
     "git",
     "git_command",
     "inside",
+    "locate",
     "outside_problems",
     "quoted",
     "read_blobs",
@@ -336,6 +338,8 @@ class WorkTree:
         self._index = Tree(root, {p: index[p] for p in unwatched - on_disk}, None)
         self._known = on_disk | set(self._index.entries)
         self._children: dict[str, set[str]] | None = None
+        self._top = str(root)
+        self._kinds: dict[str, str | None] = {}
 
     def paths(self) -> Collection[str]:
         return self._known
@@ -354,20 +358,26 @@ class WorkTree:
         return path in self._known
 
     def kind_of(self, path: str) -> str | None:
+        if path not in self._kinds:  # asked again and again while links are followed
+            self._kinds[path] = self._kind_on_disk(path)
+        return self._kinds[path]
+
+    def _kind_on_disk(self, path: str) -> str | None:
+        on_disk = os.path.join(self._top, path)
         try:
-            mode = os.lstat(self.root / path).st_mode
+            mode = os.lstat(on_disk).st_mode
         except OSError:
             return self._index.kind_of(path)
         if stat.S_ISLNK(mode):
             return LINK
         if stat.S_ISDIR(mode):
-            return GITLINK if path and os.path.lexists(self.root / path / ".git") else "dir"
+            return GITLINK if path and os.path.lexists(os.path.join(on_disk, ".git")) else "dir"
         return "file" if stat.S_ISREG(mode) else None
 
     def read_link(self, path: str) -> str:
         if path in self._index.entries:
             return self._index.read_link(path)
-        return os.readlink(self.root / path)
+        return os.readlink(os.path.join(self._top, path))
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
         contents = self._index.read([p for p in paths if p in self._index.entries])
@@ -582,19 +592,42 @@ def repository_refused(top: str, error: GitError) -> GitError:
     )
 
 
-def checkout_problems(paths: Sequence[str]) -> list[Problem]:
+class Located(NamedTuple):
+    """Where a file named on the command line is: the work tree its name is in (resolved;
+    None: none), and the file it leads to (resolved)."""
+
+    top: str | None
+    real: str
+
+
+def locate(paths: Iterable[str]) -> dict[str, Located]:
+    """Each path's work tree and file, each folder asked about once (see `work_tree_of`)."""
+    tops: dict[str, str | None] = {}
+    resolved: dict[str, str] = {}
+    located = {}
+    for path in paths:
+        top = work_tree_of(path, tops)
+        if top is not None and top not in resolved:
+            resolved[top] = os.path.realpath(top)
+        located[path] = Located(None if top is None else resolved[top], os.path.realpath(path))
+    return located
+
+
+def checkout_problems(
+    paths: Sequence[str], located: Mapping[str, Located] | None = None
+) -> list[Problem]:
     """`check`: a problem for each file in a git work tree that an attribute transforms
     (`paths` as the user gave them; a link is judged by the file it leads to). One
     `git check-attr` per work tree the files are in (one, usually); a file in no work tree
     (no `.git` above it) costs no git process. GitError when git refuses a work tree: what it
     would have said is unknown, so nothing passes for checked."""
-    real = {path: os.path.realpath(path) for path in paths}
+    located = locate(paths) if located is None else located
+    real = {path: located[path].real for path in paths}
     by_tree: dict[str, list[str]] = {}
-    tops: dict[str, str | None] = {}
     for path, target in real.items():
-        top = work_tree_of(path, tops)
-        if top is not None and inside(target, os.path.realpath(top)):
-            by_tree.setdefault(os.path.realpath(top), []).append(target)
+        top = located[path].top
+        if top is not None and inside(target, top):
+            by_tree.setdefault(top, []).append(target)
     found: dict[str, list[str]] = {}
     for top, targets in by_tree.items():
         try:
@@ -615,19 +648,20 @@ OUTSIDE_MESSAGE = (
 )
 
 
-def outside_problems(paths: Sequence[str]) -> dict[str, Problem]:
+def outside_problems(
+    paths: Sequence[str], located: Mapping[str, Located] | None = None
+) -> dict[str, Problem]:
     """`check`, before reading anything: each of `paths` whose links lead out of the git work
     tree it is in (outside any work tree: out of both the folder checked, the current one, and
     the folder the file is named in). Such a file is not read: it may exist on one machine
     only (the CI runner's strict profile, a secret), and its bytes must not reach a report."""
-    tops: dict[str, str | None] = {}
+    located = locate(paths) if located is None else located
     here = os.path.realpath(os.curdir)
     refused = {}
     for path in paths:
-        top = work_tree_of(path, tops)
-        real = os.path.realpath(path)
+        top, real = located[path]
         if top is not None:
-            bounds, where = [os.path.realpath(top)], "the repository"
+            bounds, where = [top], "the repository"
         else:
             bounds = [here, os.path.realpath(os.path.dirname(os.path.abspath(path)))]
             where = "the folder checked (there is no git repository here)"
@@ -637,20 +671,25 @@ def outside_problems(paths: Sequence[str]) -> dict[str, Problem]:
     return refused
 
 
-def collision_problems(paths: Sequence[str]) -> list[Problem]:
+def collision_problems(
+    paths: Sequence[str], located: Mapping[str, Located] | None = None
+) -> list[Problem]:
     """`check`: each of `paths` that another name in its repository (what the index holds) or,
     outside one, in its folder, is one file with on a case-insensitive or normalising file
     system (`name_folding`). GitError when git refuses the repository."""
     from .name_folding import collision_message
 
-    tops: dict[str, str | None] = {}
+    located = locate(paths) if located is None else located
     listings: dict[str, _Listing] = {}
     problems = []
     for path in paths:
-        top = work_tree_of(path, tops)
-        if top is None:
+        top = located[path].top
+        if top is None:  # the names in the file's own folder
             shown = os.path.basename(path)
-            found = _Listing.of_folder(os.path.dirname(os.path.abspath(path))).collisions(shown)
+            folder = os.path.dirname(os.path.abspath(path))
+            if folder not in listings:
+                listings[folder] = _Listing.of_folder(folder)
+            found = listings[folder].collisions(shown)
         else:
             if top not in listings:
                 listings[top] = _Listing.of_index(top)
@@ -663,11 +702,13 @@ def collision_problems(paths: Sequence[str]) -> list[Problem]:
 
 
 class _Listing:
-    """The names a repository's index holds (or a folder's), to find a name's twins in."""
+    """The names a repository's index holds (or a folder's), to find a name's twins in: each
+    folder's names folded once, however many names are checked."""
 
     def __init__(self, entries: set[str], children: Mapping[str, Collection[str]]) -> None:
         self.entries = entries
         self.children = children
+        self._folded: dict[str, dict[str, list[str]]] = {}
 
     @classmethod
     def of_index(cls, top: str) -> _Listing:
@@ -684,12 +725,19 @@ class _Listing:
         files = {name for name in names if not os.path.isdir(os.path.join(folder, name))}
         return cls(files, {"": names})
 
+    def _folded_children(self, folder: str) -> dict[str, list[str]]:
+        from .name_folding import folded_names
+
+        if folder not in self._folded:
+            self._folded[folder] = folded_names(self.children.get(folder, ()))
+        return self._folded[folder]
+
     def collisions(self, path: str) -> list[str]:
         from .name_folding import collisions
 
         return collisions(
             path,
-            lambda folder: self.children.get(folder, ()),
+            self._folded_children,
             lambda name: name in self.entries or name == path,
         )
 

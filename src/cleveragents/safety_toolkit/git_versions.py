@@ -251,6 +251,9 @@ def _problem(name: str, message: str, rule: Rule) -> Problem:
 
 
 def _a_mapping(text: str) -> bool:
+    """Whether a link's target, written as a file's text, reads as a YAML mapping."""
+    if not any(mark in text for mark in "{:?"):  # no flow mapping, key or explicit key
+        return False
     from cleveragents.reading.loaded_file import load_bytes
 
     return load_bytes(os.fsencode(text), text).mapping is not None

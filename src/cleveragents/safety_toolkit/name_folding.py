@@ -24,9 +24,9 @@ existing file only on a volume that keeps them; git for Windows refuses to check
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-__all__ = ["collision_message", "collisions", "folded", "twin_groups"]
+__all__ = ["collision_message", "collisions", "folded", "folded_names", "twin_groups"]
 
 # The code points HFS+ ignores when it compares names (git's utf8.c, `next_hfs_char`).
 _HFS_IGNORED = dict.fromkeys(
@@ -47,12 +47,15 @@ def folded(path: str) -> str:
 
 
 def collisions(
-    path: str, children: Callable[[str], Collection[str]], is_entry: Callable[[str], bool]
+    path: str,
+    children: Callable[[str], Mapping[str, Sequence[str]]],
+    is_entry: Callable[[str], bool],
 ) -> list[str]:
     """The other names one file system takes for `path` (components joined by `/`) or for a
     folder above it, where one of the two is a file or link (`is_entry`): `children(folder)`
-    lists the names in a folder ("" the top). Only the folders on the way are looked at, so
-    a name is checked against a large repository without folding all of it."""
+    gives the names in a folder ("" the top) by their folded name (`folded_names`). Only the
+    folders on the way are looked at, each folded once by its caller, so many names are
+    checked against a large repository without folding it again for each."""
     parts = path.split("/")
     found: list[str] = []
     candidates = [""]  # the folders one file system takes for the path so far
@@ -61,8 +64,7 @@ def collisions(
         matches = [
             f"{folder}/{name}" if folder else name
             for folder in candidates
-            for name in children(folder)
-            if _folded_part(name) == key
+            for name in children(folder).get(key, ())
         ]
         own = "/".join(parts[: depth + 1])
         others = [name for name in matches if name != own]
@@ -71,6 +73,14 @@ def collisions(
             found += others
         candidates = [name for name in matches if not is_entry(name)]
     return sorted(set(found))
+
+
+def folded_names(names: Iterable[str]) -> dict[str, list[str]]:
+    """The names of one folder by their folded name."""
+    by_key: dict[str, list[str]] = {}
+    for name in names:
+        by_key.setdefault(_folded_part(name), []).append(name)
+    return by_key
 
 
 def collision_message(name: str, others: Sequence[str]) -> str:
