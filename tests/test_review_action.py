@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO_ROOT, build_wheel
+from conftest import REPO_ROOT
 from git_repos import committed_copy_of_this_repository, git, write_files
 from programs import run_program
 from readme import code_blocks
@@ -75,12 +75,6 @@ AS_LOOSE = "require_sandbox: false\nmax_total_cost: 100.0\n"
 def action_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """This repository at a commit, as the runner checks out `uses: ...@<commit-sha>`."""
     return committed_copy_of_this_repository(tmp_path_factory.mktemp("action"))
-
-
-@pytest.fixture(scope="module")
-def floor_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    package = REPO_ROOT / "examples" / "floor-package"
-    return build_wheel(package, tmp_path_factory.mktemp("floor-wheel"), "acme_policies")
 
 
 def commit(folder: Path, message: str) -> str:
