@@ -19,6 +19,7 @@ output, `Blobs` for the long-lived `cat-file`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import subprocess
@@ -156,8 +157,12 @@ class Blobs:
                 raise GitError("git is not installed or not on PATH; install git") from None
         return self._process
 
-    def read(self, oids: Collection[str]) -> dict[str, bytes]:
-        """Each blob of `oids`, by id. GitError for an id that is not a blob."""
+    def read(
+        self, oids: Collection[str], limit: int = DEFAULT_LIMITS.max_bytes
+    ) -> dict[str, bytes]:
+        """Each blob of `oids`, by id, kept to `limit` + 1 bytes (links need no more than a
+        link can hold: a tree of large "links" must not fill the memory). GitError for an id
+        that is not a blob."""
         wanted = sorted(set(oids))
         if not wanted:
             return {}
@@ -172,16 +177,22 @@ class Blobs:
         writer = threading.Thread(target=_write_all, args=(process.stdin, request), daemon=True)
         writer.start()
         try:
-            return {oid: _read_blob(process.stdout, oid) for oid in wanted}
+            return {oid: _read_blob(process.stdout, oid, limit + 1) for oid in wanted}
+        except BaseException:
+            self.close(stop=True)  # the writer may be waiting on git, which waits on us
+            raise
         finally:
             writer.join()
 
-    def close(self) -> None:
+    def close(self, *, stop: bool = False) -> None:
         if self._process is not None:
             process, self._process = self._process, None
+            if stop:
+                process.kill()
             for stream in (process.stdin, process.stdout):
                 if stream is not None:
-                    stream.close()
+                    with contextlib.suppress(BrokenPipeError):  # git stopped first
+                        stream.close()
             process.wait()
 
 
@@ -193,14 +204,13 @@ def _write_all(stream: IO[bytes], data: bytes) -> None:
         pass
 
 
-def _read_blob(stream: IO[bytes], oid: str) -> bytes:
+def _read_blob(stream: IO[bytes], oid: str, kept: int) -> bytes:
     header = stream.readline()
     fields = header.split()
     if len(fields) != 3 or fields[1] != b"blob":
         words = os.fsdecode(header).strip() or "no answer from git cat-file"
         raise GitError(f"object {oid} is not a file ({words})")
     size = int(fields[2])
-    kept = DEFAULT_LIMITS.max_bytes + 1
     data = stream.read(min(size, kept))
     left = size - len(data) + 1  # and the newline that closes each blob
     while left > 0:
@@ -295,7 +305,7 @@ class Tree:
         if self._links is None:
             # Every link of the tree in one request: a tree of 10,000 links is one round.
             links = {p: e.oid for p, e in self.entries.items() if e.mode == LINK}
-            data = self.blobs.read(links.values())
+            data = self.blobs.read(links.values(), limit=PATH_MAX)
             self._links = {p: os.fsdecode(data[oid]) for p, oid in links.items()}
         return self._links[path]
 
