@@ -708,6 +708,13 @@ def test_loosening_the_floor_file_and_adding_a_profile_as_loose_fails(repository
         "teams/b/new.safety_profile.yaml:2:18: loosens: require_sandbox: false is looser than "
         "the floor's true (policy/floor.yaml in HEAD~1)"
     ) in lines
+    # An explicit --baseline replaces the floors as the added profile's baseline; the floor's
+    # own review stands.
+    given = safety_profile(
+        "diff", "--git", "HEAD~1", "--to", "HEAD", "--baseline", "teams/a/ok.safety_profile.yaml",
+        cwd=repository,
+    )  # fmt: skip
+    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in given.stdout
     # The loosening hook's comparison (staged), too.
     git(repository, "reset", "-q", "--soft", "HEAD~1")
     staged = safety_profile("diff", "--pre-commit", cwd=repository)

@@ -598,13 +598,12 @@ def diff_against_git(
         main = _Comparison(repository, old_links, new_links, changed, wanted, pathspecs)
         results: list[tuple[list[Finding], list[Problem]]] = [([], main.problems)]
         results.append(([], _twin_problems(repository, old_side, new_side, main)))
-        sides = (
-            None
-            if floors is None or baseline is not None
-            else _SideFloors(repository, floors, old_links, new_links)
-        )
+        sides = None if floors is None else _SideFloors(repository, floors, old_links, new_links)
         for pair in main.pairs:
-            file_floors = () if sides is None else sides.for_file(pair.name)
+            # An explicit --baseline is the baseline instead of the floors (`check` still
+            # holds the file to them); the floor's own review below stands either way.
+            held = sides is not None and baseline is None
+            file_floors = sides.for_file(pair.name) if sides is not None and held else ()
             file_baseline = baseline if baseline is not None else (file_floors or None)
             results.append(
                 _compare_pair(
