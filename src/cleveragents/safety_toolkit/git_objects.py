@@ -100,11 +100,14 @@ class LinkError(Exception):
 
 
 def git_command(
-    args: Sequence[str], env: Mapping[str, str] | None = None
-) -> tuple[list[str], dict[str, str] | None]:
-    """The argument list and environment (None: this process's) of one git run: the one place
-    every git process of the toolkit is started from."""
-    return ["git", "--literal-pathspecs", *args], None if env is None else {**os.environ, **env}
+    root: str | os.PathLike[str], args: Sequence[str], *, literal_pathspecs: bool = True
+) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment that run `git ARGS` in `root`: the one place every git process
+    of the toolkit is started from (`git` for a command's whole output, `Blobs` for the
+    long-lived `cat-file`). `literal_pathspecs`: no pathspec magic, so a name is only
+    itself."""
+    options = ["--literal-pathspecs"] if literal_pathspecs else []
+    return ["git", *options, *args], dict(os.environ)
 
 
 def git(
@@ -113,11 +116,17 @@ def git(
     input: bytes | None = None,
     env: Mapping[str, str] | None = None,
 ) -> bytes:
-    """`git ARGS` run in `root`, its output as bytes; GitError with git's own words."""
-    argv, environment = git_command(args, env)
+    """`git ARGS` run in `root` (see `git_command`), its output as bytes; GitError with git's
+    own words. `env`: variables to set for this run."""
+    argv, environment = git_command(root, args)
     try:
         result = subprocess.run(
-            argv, cwd=root, input=input, capture_output=True, check=False, env=environment
+            argv,
+            cwd=root,
+            input=input,
+            capture_output=True,
+            check=False,
+            env={**environment, **(env or {})},
         )
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH; install git") from None
@@ -143,7 +152,7 @@ class Blobs:
 
     def _started(self) -> subprocess.Popen[bytes]:
         if self._process is None:
-            argv, environment = git_command(["cat-file", "--batch"])
+            argv, environment = git_command(self.root, ["cat-file", "--batch"])
             try:
                 self._process = subprocess.Popen(
                     argv,
