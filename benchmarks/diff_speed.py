@@ -1,22 +1,30 @@
 """Wall time of `safety-profile diff`: two files, and `--git HEAD` over a real repository
-where N profile files changed since the last commit (as a pull request or a commit would).
+where N profile files changed since the last commit (as a pull request or a commit would);
+with --links, a repository that also holds thousands of profiles that are links.
 
 Run from the repository root, in the project's virtual environment:
 
     .venv/bin/python benchmarks/diff_speed.py                  # 1, 100 and 1,000 files
     .venv/bin/python benchmarks/diff_speed.py --counts 10 --repeat 9
+    .venv/bin/python benchmarks/diff_speed.py --links 10000 --counts 1000   # time, peak memory
 
 Each figure is the median of --repeat whole-process runs (start-up and git included, as the
-pre-commit hook and CI run it); `check` of the same number of files is shown beside it.
+pre-commit hook and CI run it); `check` of the same number of files is shown beside it. With
+--links, each run's peak memory is the largest resident set of the command's process (its
+git processes included, as the kernel counts a process's waited-for children), and --cli
+names another `safety-profile` to compare with (another checkout's, before a change).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from check_speed import realistic_profile, wall_time
@@ -39,6 +47,51 @@ def changed_repository(folder: Path, count: int, rng: random.Random) -> list[str
     return names
 
 
+def linked_repository(folder: Path, links: int, count: int, rng: random.Random) -> None:
+    """`count` profiles as in `changed_repository`, and `links` more that are links to 1,000
+    files under data/ (ten links to each), committed and left unchanged."""
+    changed_repository(folder, count, rng)
+    (folder / "data").mkdir()
+    (folder / "links").mkdir()
+    targets = min(links, 1000)
+    for index in range(targets):
+        (folder / "data" / f"t{index:05}.yaml").write_text(realistic_profile(rng), "utf-8")
+    for index in range(links):
+        os.symlink(
+            f"../data/t{index % targets:05}.yaml",
+            folder / "links" / f"l{index:05}.safety_profile.yaml",
+        )
+    # Commit the links and their targets only: the profiles stay changed in the working tree.
+    subprocess.run([*GIT, "add", "data", "links"], cwd=folder, check=True)
+    subprocess.run([*GIT, "commit", "-q", "-m", "links"], cwd=folder, check=True)
+
+
+def time_and_peak(command: list[str], cwd: Path) -> tuple[float, float]:
+    """One run's wall time (s) and peak resident memory (MiB); `diff` may exit 0 or 1."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"{command} exited {process.returncode}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def links_benchmark(cli: str, links: int, counts: list[int], repeat: int) -> None:
+    rng = random.Random(12)
+    print("| file links | changed profiles | diff --git HEAD (median) | peak memory (max) |")
+    print("|------------|------------------|--------------------------|-------------------|")
+    for count in counts:
+        with tempfile.TemporaryDirectory() as scratch:
+            folder = Path(scratch)
+            linked_repository(folder, links, count, rng)
+            runs = [time_and_peak([cli, "diff", "--git", "HEAD"], folder) for _ in range(repeat)]
+            wall = statistics.median(run[0] for run in runs)
+            peak = max(run[1] for run in runs)
+            print(f"| {links:,} | {count:,} | {wall:.2f} s | {peak:.0f} MiB |")
+
+
 def timed(command: list[str], cwd: Path, repeat: int) -> float:
     # `diff` exits 1 when something loosens, which random edits do: only 2 is a failure.
     return wall_time(command, repeat, cwd=cwd, ok=(0, 1))
@@ -48,8 +101,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--counts", type=int, nargs="+", default=[1, 100, 1000])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--links", type=int, help="file links in the repository as well")
+    parser.add_argument("--cli", default=str(BIN / "safety-profile"), help="the command to time")
     args = parser.parse_args()
-    cli = str(BIN / "safety-profile")
+    cli = args.cli
+    if args.links:
+        links_benchmark(cli, args.links, args.counts, args.repeat)
+        return 0
     rng = random.Random(12)
     print("| changed files | diff --git HEAD | check (same files) |")
     print("|---------------|-----------------|--------------------|")

@@ -143,6 +143,14 @@ def build_wheel(project: Path, out: Path, name: str) -> Path:
 
 
 @pytest.fixture(scope="session")
+def floor_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example floor package's wheel (examples/floor-package), built by pip with its own
+    build backend (hatchling), once per session."""
+    package = REPO_ROOT / "examples" / "floor-package"
+    return build_wheel(package, tmp_path_factory.mktemp("floor-wheel"), "acme_policies")
+
+
+@pytest.fixture(scope="session")
 def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's wheel, built once per session from this checkout."""
     return build_wheel(REPO_ROOT, tmp_path_factory.mktemp("wheel"), "cleveragents_safety_profile")

@@ -583,7 +583,9 @@ def test_a_file_named_an_action_only_through_a_folder_link(tmp_path: Path) -> No
 def test_a_profile_named_through_two_folder_links_in_a_row(tmp_path: Path) -> None:
     """`conf` -> `sel/a`, `sel/a/sub` -> `envs/prod`: `conf/sub/safety_profile.yaml` is read
     through both; relinking `conf` to `sel/b` (whose `sub` leads to a loose profile) loosens
-    it. A loop of folder links (`loop` -> `.`) ends."""
+    it. A loop of folder links (`loop` -> `.`) ends: `loop/conf/sub/...` reads the same files
+    as `conf/sub/...` on both sides, so it is the same comparison, reported once under the
+    shortest name."""
     new_repository(
         tmp_path,
         {"envs/prod/safety_profile.yaml": STRICT, "envs/dev/safety_profile.yaml": LOOSE},
@@ -603,8 +605,10 @@ def test_a_profile_named_through_two_folder_links_in_a_row(tmp_path: Path) -> No
     for args in (("--pre-commit",), ("--git", "HEAD")):
         result = run("diff", *args, cwd=tmp_path)
         assert result.returncode == 1, args
-        assert f"conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in result.stdout, args
-        assert f"loop/conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in result.stdout
+        assert result.stdout.splitlines() == [
+            f"conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
+            "1 change loosens (1 file compared)",
+        ], args
 
 
 def test_check_asks_each_files_own_repository_about_attributes(tmp_path: Path) -> None:
@@ -643,3 +647,269 @@ def test_check_asks_the_repository_git_dir_names(tmp_path: Path) -> None:
     assert f"a.safety_profile.yaml: error: {message}" in checked.stdout
     compared = run("diff", "--pre-commit", cwd=work, **env)
     assert (compared.returncode, message in compared.stdout) == (1, True)
+
+
+# -- links without limits an attacker can use ----------------------------------------------------
+def test_an_action_named_through_nine_folder_links_in_a_row_is_compared(tmp_path: Path) -> None:
+    """`actions` -> `h1`, `h1/n` -> `../h2`, ..., `h8/n` -> `../stuff`: the file
+    `stuff/deploy.yaml` is an action only by the name `actions/n/n/n/n/n/n/n/n/deploy.yaml`,
+    nine folder links deep. Links used to be followed eight deep: one more and the loosening
+    passed unseen (exit 0)."""
+    strict = f"{ACTION}safety_profile:\n  allow_unsafe_tools: false\n"
+    new_repository(tmp_path, {"stuff/deploy.yaml": strict})
+    os.symlink("h1", tmp_path / "actions")
+    for level in range(1, 9):
+        (tmp_path / f"h{level}").mkdir()
+        target = "../stuff" if level == 8 else f"../h{level + 1}"
+        os.symlink(target, tmp_path / f"h{level}" / "n")
+    commit_all(tmp_path, "nine links in a row")
+    write_files(tmp_path, {"stuff/deploy.yaml": strict.replace("false", "true")})
+    result = run("diff", "--kind", "action", "--git", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [
+        "actions/n/n/n/n/n/n/n/n/deploy.yaml:6:23: loosens: safety_profile.allow_unsafe_tools: "
+        "false → true",
+        "1 change loosens (1 file compared)",
+    ]
+
+
+def test_hundreds_of_links_to_the_parent_folder_cost_no_more_than_the_folders(
+    tmp_path: Path,
+) -> None:
+    """Three hundred one-byte links to `..` in each of a few nested folders give a number of
+    names that grows combinatorially with their depth: listing them ran out of memory, or
+    spent a name budget before the real action was reached and let its loosening pass. Names
+    that reach the same pair of folders are one comparison: the loosening is reported once,
+    under its shortest name."""
+    strict = f"{ACTION}safety_profile:\n  allow_unsafe_tools: false\n"
+    new_repository(tmp_path, {"actions/deploy.yaml": strict, "a/b/c/README.md": "x\n"})
+    for folder in ("a", "a/b", "a/b/c"):
+        for number in range(300):
+            os.symlink("..", tmp_path / folder / f"l{number}")
+    commit_all(tmp_path, "links to the parent")
+    write_files(tmp_path, {"actions/deploy.yaml": strict.replace("false", "true")})
+    git(tmp_path, "add", "-A")
+    result = run("diff", "--kind", "action", "--pre-commit", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [
+        "actions/deploy.yaml:6:23: loosens: safety_profile.allow_unsafe_tools: false → true",
+        "1 change loosens (1 file compared)",
+    ]
+    assert "internal error" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("links", "words"),
+    [
+        # Two links that lead to each other, and two folder links that do.
+        ({"a.yaml": "b.yaml", "b.yaml": "a.yaml"}, "has too many levels of links (a loop?)"),
+        ({"x": "y/", "y": "x/", "prod.safety_profile.yaml": "x/p.yaml"}, "has too many levels"),
+        # A chain of 41 links: more than the kernel follows on one path (ELOOP).
+        (
+            {f"c{n}": f"c{n + 1}" for n in range(41)} | {"c41": "strict.yaml"},
+            "has too many levels of links (a loop?)",
+        ),
+    ],
+    ids=["file-cycle", "folder-cycle", "chain-of-41"],
+)
+def test_a_link_cycle_or_a_chain_longer_than_the_kernel_follows_is_an_error(
+    tmp_path: Path, links: dict[str, str], words: str
+) -> None:
+    new_repository(tmp_path, {"strict.yaml": STRICT, "prod.safety_profile.yaml": STRICT})
+    (tmp_path / "prod.safety_profile.yaml").unlink()
+    first = next(iter(links))
+    for link, target in links.items():
+        os.symlink(target, tmp_path / link)
+    if "prod.safety_profile.yaml" not in links:
+        os.symlink(first, tmp_path / "prod.safety_profile.yaml")
+    git(tmp_path, "add", "-A")
+    for args, side in ((("--pre-commit",), "the index"), (("--git", "HEAD"), "the working tree")):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert (
+            f"prod.safety_profile.yaml: error: in {side}: 'prod.safety_profile.yaml' {words}"
+        ) in result.stdout, (args, result.stdout)
+    # Forty links on the path (the profile's own, then c3 to c41), the kernel's limit, are
+    # followed; 41 (from c2) are not, as `cat` finds too.
+    if first == "c0":
+        (tmp_path / "prod.safety_profile.yaml").unlink()
+        os.symlink("c3", tmp_path / "prod.safety_profile.yaml")
+        git(tmp_path, "add", "-A")
+        result = run("diff", "--pre-commit", cwd=tmp_path)
+        assert (result.returncode, result.stdout) == (0, "ok: nothing loosens (0 files compared)\n")
+
+
+def git_processes(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """`safety-profile ARGS` with a `git` first on PATH that logs each command line, then runs
+    the real git: the result, and the logged command lines."""
+    shims, log = tmp_path.parent / f"{tmp_path.name}-shims", tmp_path.parent / "git.log"
+    shims.mkdir()
+    real = subprocess.run(["which", "git"], capture_output=True, text=True, check=True).stdout
+    (shims / "git").write_text(
+        f'#!/bin/sh\necho "$*" >> "{log}"\nexec {real.strip()} "$@"\n', encoding="utf-8"
+    )
+    (shims / "git").chmod(0o755)
+    result = run(*args, cwd=tmp_path, PATH=f"{shims}{os.pathsep}{os.environ['PATH']}")
+    return result, log.read_text(encoding="utf-8").splitlines()
+
+
+def test_thousands_of_file_links_are_read_by_one_git_process_per_revision(
+    tmp_path: Path,
+) -> None:
+    """Each link was read by two git processes of its own: a few thousand links made one
+    `diff` take tens of seconds. Every blob of a revision (links and files) is read by one
+    `git cat-file --batch`, however many links there are (benchmarks/diff_speed.py --links
+    measures the time)."""
+    files = {f"data/{n}.yaml": STRICT for n in range(1000)}
+    new_repository(tmp_path, files)
+    (tmp_path / "config").mkdir()
+    for n in range(1000):
+        os.symlink(f"../data/{n}.yaml", tmp_path / "config" / f"{n}.safety_profile.yaml")
+    commit_all(tmp_path, "links")
+    write_files(tmp_path, {"data/7.yaml": LOOSE})
+    commit_all(tmp_path, "loosen one target")
+    result, commands = git_processes(tmp_path, "diff", "--git", "HEAD~1", "--to", "HEAD")
+    assert result.stdout.splitlines() == [
+        f"config/7.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
+        "1 change loosens (1 file compared)",
+    ]
+    cat_files = [command for command in commands if "cat-file" in command]
+    assert len(cat_files) == 2, cat_files  # one per revision
+    assert len(commands) < 20, commands
+
+
+# -- names that are one file on macOS and Windows -----------------------------------------------
+@pytest.mark.parametrize(
+    ("existing", "added", "how"),
+    [
+        ("Prod.safety_profile.yaml", "prod.safety_profile.yaml", ""),
+        # The same text, composed (NFC) and decomposed (NFD).
+        (
+            "caf\u00e9.safety_profile.yaml",
+            "cafe\u0301.safety_profile.yaml",
+            " (the same text, its accents composed in one and decomposed in the other: NFC, NFD)",
+        ),
+        # A code point HFS+ ignores.
+        (
+            "prod.safety_profile.yaml",
+            "pro\u200cd.safety_profile.yaml",
+            " (they differ in invisible code points that HFS+ ignores)",
+        ),
+        # Unicode case folding: LONG S is `s` (not a profile by the hooks' ASCII pattern).
+        ("prod.safety_profile.yaml", "prod.\u017fafety_profile.yaml", ""),
+        # A folder in another case, and Windows' trailing dot.
+        ("config/prod.safety_profile.yaml", "Config/prod.safety_profile.yaml", ""),
+        ("prod.safety_profile.yaml", "prod.safety_profile.yaml.", ""),
+    ],
+    ids=["case", "nfc-nfd", "hfs-ignored", "long-s", "folder-case", "trailing-dot"],
+)
+def test_a_name_another_profile_has_on_macos_or_windows_is_an_error(
+    tmp_path: Path, existing: str, added: str, how: str
+) -> None:
+    """Adding `prod.safety_profile.yaml` (`{}`) beside a strict `Prod.safety_profile.yaml`
+    passed: a checkout on a case-insensitive file system holds one file for both, the one git
+    writes last, and that is what the agent reads. Each folding such a file system does is
+    refused when a change adds the second name, in `diff --git` and in `check`."""
+    new_repository(tmp_path, {existing: STRICT})
+    write_files(tmp_path, {added: "{}\n"})
+    git(tmp_path, "add", "-A")
+    quoted = {name: f"'{name}'".replace("\u200c", "\\u200c") for name in (existing, added)}
+    words = (
+        "are one name on a case-insensitive or normalising file system (macOS, Windows)"
+        f"{how}: a checkout there holds only one of them, whichever git writes last; rename one"
+    )
+    for args, side in ((("--pre-commit",), "the index"), (("--git", "HEAD"), "the working tree")):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 1, (args, result.stdout)
+        shown = result.stdout.replace("\u200c", "\\u200c")
+        assert (
+            f"{quoted[added][1:-1]}: error: in {side}: {quoted[added]} and {quoted[existing]} "
+            f"{words}"
+        ) in shown, (args, shown)
+    commit_all(tmp_path, "the twin")
+    result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"error: in HEAD: {quoted[existing]} and {quoted[added]} {words}" in (
+        result.stdout.replace("\u200c", "\\u200c")
+    )
+    # `check` of either name says the same (without a side: the file is what it checks).
+    checked = run("check", existing, cwd=tmp_path)
+    assert checked.returncode == 1
+    assert f"{existing}: error: {quoted[existing]} and {quoted[added]} {words}" in (
+        checked.stdout.replace("\u200c", "\\u200c")
+    )
+    # A later change that leaves both in place adds neither: `diff` compares as before.
+    write_files(tmp_path, {"README.md": "x\n"})
+    git(tmp_path, "add", "-A")
+    assert run("diff", "--pre-commit", cwd=tmp_path).returncode == 0
+
+
+# -- merges ---------------------------------------------------------------------------------------
+def test_a_merge_is_compared_with_its_first_parent_and_an_evil_one_with_each(
+    tmp_path: Path,
+) -> None:
+    """`diff --git M^ --to M` of a merge compares with the first parent, as any commit; a file
+    the merge makes differ from every parent's version (a conflict resolved by hand, looser
+    than the branch had it) is compared with the other parent too."""
+    base = "require_sandbox: true\nmax_total_cost: 100.0\nrequire_human_approval: true\n"
+    new_repository(tmp_path, {"prod.safety_profile.yaml": base})
+    git(tmp_path, "checkout", "-q", "-b", "feature")
+    write_files(tmp_path, {"prod.safety_profile.yaml": base.replace("100.0", "50.0")})
+    commit_all(tmp_path, "feature: a lower cost")
+    git(tmp_path, "checkout", "-q", "-")
+    write_files(tmp_path, {"prod.safety_profile.yaml": base.replace("100.0", "80.0")})
+    commit_all(tmp_path, "main: a lower cost")
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@x.invalid", "merge", "-q", "feature"],
+        cwd=tmp_path,
+        capture_output=True,
+        check=False,
+    )
+    # The conflict resolved by hand, dropping require_human_approval as well.
+    resolved = "require_sandbox: true\nmax_total_cost: 90.0\n"
+    write_files(tmp_path, {"prod.safety_profile.yaml": resolved})
+    git(tmp_path, "add", "-A")
+    loosened = [
+        "prod.safety_profile.yaml:2:17: loosens: max_total_cost: 80.0 → 90.0",
+        "prod.safety_profile.yaml:2:17: loosens: max_total_cost: 50.0 → 90.0 (against the "
+        "merged parent",
+    ]
+    # While the merge is committed (MERGE_HEAD names the other parent), and once it is.
+    staged = run("diff", "--pre-commit", cwd=tmp_path)
+    assert staged.returncode == 1
+    for line in loosened:
+        assert any(shown.startswith(line) for shown in staged.stdout.splitlines()), line
+    assert "loosens: require_human_approval: true → false" in staged.stdout
+    git(tmp_path, "commit", "-q", "--no-edit")
+    committed = run("diff", "--git", "HEAD^", "--to", "HEAD", cwd=tmp_path)
+    assert committed.returncode == 1
+    lines = committed.stdout.splitlines()
+    for line in loosened:
+        assert any(shown.startswith(line) for shown in lines), (line, lines)
+    # The same field loosened against both parents is one line per parent, not a repeat.
+    assert sum("require_human_approval" in line for line in lines) == 1, lines
+
+
+def test_a_merge_that_takes_a_branchs_loosening_is_a_loosening_against_the_first_parent(
+    tmp_path: Path,
+) -> None:
+    """A branch drops require_human_approval; merging it into main is a loosening of main,
+    whatever the branch's own commits were checked against."""
+    strict = "require_sandbox: true\nrequire_human_approval: true\n"
+    new_repository(tmp_path, {"prod.safety_profile.yaml": strict, "a.txt": "a\n"})
+    git(tmp_path, "checkout", "-q", "-b", "feature")
+    write_files(tmp_path, {"prod.safety_profile.yaml": "require_sandbox: true\n"})
+    commit_all(tmp_path, "feature: no approval")
+    git(tmp_path, "checkout", "-q", "-")
+    write_files(tmp_path, {"a.txt": "b\n"})
+    commit_all(tmp_path, "main moves on")
+    git(tmp_path, "merge", "-q", "--no-edit", "feature")
+    result = run("diff", "--git", "HEAD^", "--to", "HEAD", cwd=tmp_path)
+    assert (result.returncode, result.stdout.splitlines()) == (
+        1,
+        [
+            "prod.safety_profile.yaml:1:1: loosens: require_human_approval: true → false (the "
+            "key was removed: its default applies)",
+            "1 change loosens (1 file compared)",
+        ],
+    )

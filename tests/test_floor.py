@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -565,68 +564,229 @@ def test_a_floor_given_on_the_command_line_fails_the_same_way(tmp_path: Path) ->
     )
 
 
-def test_the_ci_step_checks_the_files_the_hooks_check_against_the_given_floor(
-    tmp_path: Path,
-) -> None:
-    """docs/floor.md's GitHub Actions step, run as written under GitHub's shell (the floor a
-    file here instead of the package), in a repository of oddly named files: it checks exactly
-    the files the hooks' patterns pick, both checks run though the first fails, and the step
-    fails."""
+def test_the_ci_step_gives_the_organisations_floor_to_the_review_action() -> None:
+    """docs/floor.md's CI step is the review action with the floor and its package as inputs
+    (held besides the repository's floors, --add-floor). tests/test_review_action.py runs the
+    action and checks it picks exactly the files the hooks' patterns pick."""
     ((language, block),) = code_blocks("In CI (GitHub Actions)")
     assert language == "yaml"
-    (step,) = [s["run"] for s in yaml.safe_load(block) if s.get("name", "").startswith("Every")]
-    hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
-    names = [
-        "config/Prod.SAFETY-PROFILE.YML",
-        "config/ok.safety_profile.yaml",
-        "safety_profile.yml",
-        "safety_profile_docs/readme.yaml",  # the name is a folder's, not the file's
-        "notes.safety_profile.yaml.txt",
-        "actions/deploy.yaml",
-        "Actions/Nested/Build.YML",
-        "actions/kept.safety_profile.yaml",  # a profile: the profile hook's
-        ".github/actions/build/action.yml",  # GitHub's own
-        "src/.GitHub/actions/x.yaml",
-        "actions.yaml",
-        # Python's Unicode case folding would take these for profile names; git, editors and
-        # the hooks do not.
-        "config/\u017fafety_profile.yaml",  # LONG S
-        "config/safety_prof\u0131le.yaml",  # DOTLESS I
-        "config/x.safety_profile.yaml\n",  # a name ending in a newline
-    ]
-    picked = {
-        hook_id: {
-            name
-            for name in names
-            if re.search(hooks[hook_id]["files"], name)
-            and not re.search(hooks[hook_id].get("exclude", "^$"), name)
-        }
-        for hook_id in ("safety-profile", "safety-profile-action")
+    (step,) = yaml.safe_load(block)
+    assert step["uses"].startswith("cleveragents/cleveragents-safety-profile@")
+    assert step["with"] == {
+        "floor": "pkg:acme_policies/floor.safety_profile.yaml",
+        "floor-package": "acme-policies==1.0.0",
     }
-    profile, action = LOOSE, ACTION
-    repository = new_repository(
-        tmp_path,
+    action = yaml.safe_load((REPO_ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert "--add-floor" in action["runs"]["steps"][-1]["run"]
+
+
+# A floor a repository sets must be part of it; `--floor PATH` may name any file.
+
+SECRET = "token: hunter2\nrequire_sandbox: maybe\n"  # an invalid profile: its text would be shown
+
+
+@pytest.mark.parametrize(
+    ("setting", "what"),
+    [
+        ('floor = "../outside.yaml"', "leads outside the repository"),
+        ('floor = "policy/../../outside.yaml"', "leads outside the repository"),
+        ('floor = "link.yaml"', "leads outside the repository"),  # a link out
+        ('floor = ".git/info/exclude"', "is in git's own folder (.git)"),
+        ('floor = "local.yaml"', "is a file git ignores"),
+    ],
+    ids=["dot-dot", "through-a-folder", "a-link-out", "git-folder", "ignored"],
+)
+def test_a_floor_outside_the_repository_is_refused_and_never_printed(
+    tmp_path: Path, setting: str, what: str
+) -> None:
+    """`floor = "../x"` left the repository: `check` read the file, and printed the first
+    bytes of one that is not a valid profile in its error. Such a floor (and one in `.git`, or
+    one git ignores: a local file, not what is reviewed) is refused, unread, exit 2."""
+    (tmp_path / "outside.yaml").write_text(SECRET, encoding="utf-8")
+    repository = tmp_path / "repo"
+    repository.mkdir()
+    new_repository(
+        repository,
         {
-            "policy/floor.yaml": FLOOR,
-            **{
-                name: action if name in picked["safety-profile-action"] else profile
-                for name in names
-            },
+            "pyproject.toml": f"[tool.safety-profile]\n{setting}\n",
+            "x.safety_profile.yaml": "require_sandbox: true\n",
+            "policy/keep": "",
+            ".gitignore": "local.yaml\n",
         },
     )
-    script = step.replace(
-        "floor=pkg:acme_policies/floor.safety_profile.yaml", "floor=policy/floor.yaml"
-    )
-    assert script != step
-    result = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],  # GitHub's bash
+    os.symlink("../outside.yaml", repository / "link.yaml")
+    (repository / "local.yaml").write_text(SECRET, encoding="utf-8")
+    spec = setting.split('"')[1]
+    for args in (
+        ("check", "x.safety_profile.yaml"),
+        ("diff", "--git", "HEAD"),
+        ("diff", "--pre-commit"),
+    ):
+        result = safety_profile(*args, cwd=repository)
+        assert (result.returncode, result.stdout) == (2, ""), (args, result.stderr)
+        assert "hunter2" not in result.stderr, args
+        assert result.stderr.startswith(
+            f"safety-profile: the floor {os.path.normpath(spec)} (set in pyproject.toml) {what}, "
+            "so it is not read: a floor a repository sets must be a file of that repository"
+        ), (args, result.stderr)
+    # Given on the command line, any file is the user's choice.
+    given = safety_profile(
+        "check", "--floor", str(tmp_path / "outside.yaml"), "x.safety_profile.yaml",
         cwd=repository,
-        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
-        capture_output=True,
-        text=True,
-        check=False,
+    )  # fmt: skip
+    assert given.returncode == 2
+    assert "is not a valid safety profile" in given.stderr
+
+
+def test_a_pyproject_that_is_a_link_out_of_the_repository_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere.toml").write_text(
+        '[tool.safety-profile]\nfloor = "x.yaml"\n', encoding="utf-8"
     )
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", {"x.safety_profile.yaml": "{}\n"})
+    os.symlink("../elsewhere.toml", repository / "pyproject.toml")
+    result = safety_profile("check", "x.safety_profile.yaml", cwd=repository)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "safety-profile: pyproject.toml: a link out of the repository, so it is not read"
+    )
+
+
+def test_a_package_floor_committed_under_a_site_packages_folder_is_refused(
+    repository: Path,
+) -> None:
+    """A copy of the floor's package committed under any folder named `site-packages` passed
+    for the installed package. git is asked: a file the repository tracks is its own."""
+    site = "vendor/lib/site-packages"
+    write_files(
+        repository,
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "pkg:acme_vendored/floor.yaml"\n',
+            f"{site}/acme_vendored/__init__.py": "",
+            f"{site}/acme_vendored/floor.yaml": "require_sandbox: false\n",
+        },
+    )
+    loose = "teams/a/loose.safety_profile.yaml"
+    env = {"PYTHONPATH": str(repository / site)}
+    # Not tracked: an environment's packages (a `.venv` in the repository), accepted.
+    untracked = safety_profile("check", loose, cwd=repository, **env)
+    assert (untracked.returncode, untracked.stdout) == (0, "ok: 1 file valid\n"), untracked.stderr
+    git(repository, "add", "-A")
+    tracked = safety_profile("check", loose, cwd=repository, **env)
+    assert (tracked.returncode, tracked.stdout) == (2, "")
+    assert (
+        f"{site}/acme_vendored/floor.yaml is a file of the repository it checks, not of the "
+        "installed package 'acme_vendored'"
+    ) in tracked.stderr
+
+
+# diff --git: the floor file under review, and the floor of both revisions.
+
+
+def test_loosening_the_floor_file_and_adding_a_profile_as_loose_fails(repository: Path) -> None:
+    """One commit loosened `policy/floor.yaml` and added a profile exactly as loose: both hooks
+    passed, the floor file being no profile to them and the added profile compared with the
+    floor as the change left it. The floor file is compared like a profile, and profiles are
+    held to the floor of both revisions."""
+    loose_floor = FLOOR.replace("require_sandbox: true", "require_sandbox: false")
+    write_files(
+        repository,
+        {
+            "policy/floor.yaml": loose_floor,
+            "teams/b/new.safety_profile.yaml": AT_FLOOR.replace(
+                "max_total_cost: 50.0\n", "max_total_cost: 50.0\nrequire_sandbox: false\n"
+            ),
+        },
+    )
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", "a looser floor, and a profile as loose")
+    result = safety_profile("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=repository)
     assert result.returncode == 1, result.stderr
-    checked = {line.split("file=", 1)[1].split(",", 1)[0] for line in result.stdout.splitlines()}
-    assert checked == picked["safety-profile"] | picked["safety-profile-action"], result.stdout
-    assert "actions/deploy.yaml" in checked
+    lines = result.stdout.splitlines()
+    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in lines
+    assert (
+        "teams/b/new.safety_profile.yaml:2:18: loosens: require_sandbox: false is looser than "
+        "the floor's true (policy/floor.yaml in HEAD~1)"
+    ) in lines
+    # An explicit --baseline replaces the floors as the added profile's baseline; the floor's
+    # own review stands.
+    given = safety_profile(
+        "diff", "--git", "HEAD~1", "--to", "HEAD", "--baseline", "teams/a/ok.safety_profile.yaml",
+        cwd=repository,
+    )  # fmt: skip
+    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in given.stdout
+    # The loosening hook's comparison (staged), too.
+    git(repository, "reset", "-q", "--soft", "HEAD~1")
+    staged = safety_profile("diff", "--pre-commit", cwd=repository)
+    assert staged.returncode == 1
+    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in staged.stdout
+
+
+def test_removing_or_replacing_the_floor_setting_is_a_loosening(repository: Path) -> None:
+    """A change that drops [tool.safety-profile] leaves later profiles unheld: floor.removed;
+    one that names another floor file is compared with the floor it replaces. Profiles the
+    change adds are held to the old revision's floor all the same."""
+    write_files(
+        repository,
+        {
+            "pyproject.toml": "[project]\nname = 'x'\n",
+            "teams/c/new.safety_profile.yaml": LOOSE,
+        },
+    )
+    git(repository, "add", "-A")
+    removed = safety_profile("diff", "--pre-commit", "--format", "json", cwd=repository)
+    assert removed.returncode == 1
+    changes = json.loads(removed.stdout)["changes"]
+    assert {
+        "file": "pyproject.toml",
+        "rule": "floor.removed",
+    }.items() <= next(c for c in changes if c["file"] == "pyproject.toml").items()
+    assert any(
+        c["file"] == "teams/c/new.safety_profile.yaml" and c["rule"] == "floor.looser"
+        for c in changes
+    ), changes
+    write_files(
+        repository,
+        {
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "lenient.yaml"\n',
+            "lenient.yaml": "require_sandbox: false\n",
+        },
+    )
+    git(repository, "rm", "-q", "--cached", "teams/c/new.safety_profile.yaml")
+    git(repository, "add", "pyproject.toml", "lenient.yaml")
+    replaced = safety_profile("diff", "--pre-commit", cwd=repository)
+    assert replaced.returncode == 1
+    assert (
+        "pyproject.toml: loosens: require_sandbox: true → false (the floor lenient.yaml in place "
+        "of policy/floor.yaml in HEAD)"
+    ) in replaced.stdout.splitlines()
+
+
+def test_a_changed_profile_is_held_to_the_floor_too(repository: Path) -> None:
+    write_files(
+        repository, {"teams/a/ok.safety_profile.yaml": AT_FLOOR + "require_sandbox: false\n"}
+    )
+    result = safety_profile("diff", "--git", "HEAD", cwd=repository)
+    assert result.returncode == 1
+    assert (
+        "teams/a/ok.safety_profile.yaml:4:18: loosens: require_sandbox: false is looser than the "
+        "floor's true (policy/floor.yaml)"
+    ) in result.stdout.splitlines()
+
+
+def test_add_floor_holds_files_to_a_floor_besides_the_configured_ones(repository: Path) -> None:
+    write_files(repository, {"org.yaml": "max_retries_per_step: 0\n"})
+    result = safety_profile(
+        "check", "--add-floor", "org.yaml", "teams/a/ok.safety_profile.yaml", cwd=repository
+    )
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "teams/a/ok.safety_profile.yaml:3:23: error: max_retries_per_step: 1 is looser than the "
+        "floor's 0 (org.yaml)",
+        "1 of 1 file invalid",
+    ]
+    configured = safety_profile("check", "teams/a/loose.safety_profile.yaml", cwd=repository)
+    both = safety_profile(
+        "check", "--add-floor", "org.yaml", "teams/a/loose.safety_profile.yaml", cwd=repository
+    )
+    assert set(configured.stdout.splitlines()[:-1]) < set(both.stdout.splitlines())

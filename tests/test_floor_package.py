@@ -17,8 +17,7 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-import pytest
-from conftest import REPO_ROOT, build_wheel
+from conftest import REPO_ROOT
 from git_repos import (
     GIT_IDENTITY,
     committed_copy_of_this_repository,
@@ -50,12 +49,6 @@ def shown_lines(kind: str) -> list[str]:
     shown = [line for line in lines if line.startswith(PROFILE) and f": {kind}: " in line]
     assert shown, kind
     return shown
-
-
-@pytest.fixture(scope="module")
-def floor_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example package's wheel, built by pip with its own build backend (hatchling)."""
-    return build_wheel(FLOOR_PACKAGE, tmp_path_factory.mktemp("floor-wheel"), "acme_policies")
 
 
 def test_the_wheel_holds_the_floor(floor_wheel: Path) -> None:

@@ -4,8 +4,8 @@ This checkout is committed into a repository of its own ("the repository at a co
 snippet is used exactly as written, with only this repository's GitHub URL replaced by that
 clone's `file://` URL and `<commit-sha>` by the commit's id. pip installs into a new virtual
 environment (dependencies from the package index, as a user's pip would), the real `pre-commit`
-builds the hooks from the commit, and the GitHub Actions workflow's `run:` steps run in order in
-a pull request's checkout.
+builds the hooks from the commit; the GitHub Actions route is the review action, which
+tests/test_review_action.py runs.
 """
 
 from __future__ import annotations
@@ -203,42 +203,20 @@ def test_pre_commit_autoupdate_moves_the_commit_pin_to_the_first_tag(tmp_path: P
     assert config["repos"][0]["rev"] == "v0.2.0"
 
 
-def test_the_github_actions_steps_run_in_a_pull_requests_checkout(
-    tmp_path: Path, published: tuple[str, str], installed: Path, pre_commit_home: Path
-) -> None:
+def test_the_github_actions_route_is_the_review_action() -> None:
+    """The README's CI route is this repository's action, pinned by commit, with inputs the
+    action declares; tests/test_review_action.py runs it, with these inputs, against a hostile
+    pull request. (The former route ran the pull request's own pre-commit configuration before
+    `diff --git origin/main`, which a hook of that configuration could fool.)"""
     (workflow,) = [
         text for language, text in code_blocks("Quick start", "In CI: GitHub Actions")
         if language == "yaml"
     ]  # fmt: skip
-    steps = yaml.safe_load(workflow)["jobs"]["safety-profiles"]["steps"]
-    assert [step.get("uses") for step in steps[:2]] == [
-        "actions/checkout@v4",
-        "actions/setup-python@v5",
-    ]
-    assert steps[0]["with"]["fetch-depth"] == 0
-    # The checkout of a pull request: the base branch as origin/main, the change on top.
-    (tmp_path / "project").mkdir()
-    project = new_repository(
-        tmp_path / "project",
-        {
-            ".pre-commit-config.yaml": hook_config(published),
-            "config/prod.safety_profile.yaml": VALID,
-        },
-    )
-    git(project, "update-ref", "refs/remotes/origin/main", "HEAD")
-    write_files(project, {"config/prod.safety_profile.yaml": LOOSER})
-    git(project, "commit", "-qam", "the pull request")
-    home = {"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"}
-    assert steps[-1]["if"] == "github.event_name == 'pull_request'"
-    results = [
-        run(pasted(step["run"], published), project, installed, **home) for step in steps[2:]
-    ]
-    # pip installs, every file is valid, and the pull request loosens the profile.
-    assert [result.returncode for result in results] == [0, 0, 1], results
-    assert results[-1].stdout == (
-        "::error file=config/prod.safety_profile.yaml,line=1,col=18,"
-        "title=loosens.require_sandbox::require_sandbox loosens: true → false\n"
-    )
+    (step,) = yaml.safe_load(workflow)["jobs"]["safety-profiles"]["steps"]
+    assert step["uses"] == f"cleveragents/cleveragents-safety-profile@{PLACEHOLDER}"
+    action = yaml.safe_load((REPO_ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert set(step["with"]) <= set(action["inputs"])
+    assert "run:" not in workflow  # nothing of the pull request runs before the review
 
 
 def test_every_workflow_is_valid_for_github_actions(tmp_path: Path) -> None:

@@ -7,14 +7,21 @@ Each `try-repo` run builds the hook afresh from a committed copy of this reposit
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 from conftest import REPO_ROOT
-from git_repos import committed_copy_of_this_repository, git, new_repository, write_files
-from programs import run_program
+from git_repos import (
+    GIT_IDENTITY,
+    committed_copy_of_this_repository,
+    git,
+    new_repository,
+    write_files,
+)
+from programs import BIN, run_program
 from readme import code_blocks
 
 HOOK = "safety-profile-loosening"
@@ -53,13 +60,13 @@ def stage(project: Path, text: str) -> None:
     git(project, "add", "-A")
 
 
-def test_the_manifest_declares_the_hook_for_commits_and_pushes() -> None:
+def test_the_manifest_declares_the_hook_for_commits_merges_and_pushes() -> None:
     hooks = {
         hook["id"]: hook
         for hook in yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
     }
     hook = hooks[HOOK]
-    assert hook["stages"] == ["pre-commit", "pre-push"]
+    assert hook["stages"] == ["pre-commit", "pre-merge-commit", "pre-push"]
     assert (hook["pass_filenames"], hook["always_run"]) == (False, True)
 
 
@@ -275,3 +282,51 @@ def test_an_invalid_profile_is_reported_once_and_fails_both_hooks(
     # The command it names shows the problems.
     shown = run_program("safety-profile", "check", PROFILE, cwd=project)
     assert f"{PROFILE}:4:1: error:" in shown.stdout
+
+
+def test_a_merge_that_loosens_a_profile_fails_at_the_pre_merge_commit_stage(
+    hook_repo: Path, pre_commit_home: Path, tmp_path: Path
+) -> None:
+    """`git merge` of a branch that drops require_human_approval made a merge commit that no
+    hook looked at: the hook ran at pre-commit and pre-push only. Installed for
+    pre-merge-commit too, it compares the merge's result with HEAD, the first parent."""
+    strict = "require_sandbox: true\nrequire_human_approval: true\n"
+    config = {
+        "repos": [
+            {
+                "repo": str(hook_repo),
+                "rev": git(hook_repo, "rev-parse", "HEAD").strip(),
+                "hooks": [{"id": HOOK}],
+            }
+        ]
+    }
+    project = new_repository(
+        tmp_path, {PROFILE: strict, ".pre-commit-config.yaml": yaml.safe_dump(config)}
+    )
+    git(project, "checkout", "-q", "-b", "feature")
+    write_files(project, {PROFILE: "require_sandbox: true\n"})
+    git(project, "commit", "-qam", "no more approval")
+    git(project, "checkout", "-q", "-")
+    write_files(project, {"README.md": "main moves on\n"})
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "main")
+    before = git(project, "rev-parse", "HEAD")
+    env = {"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"}
+    installed = run_program(
+        "pre-commit", "install", "--hook-type", "pre-merge-commit", cwd=project, env=env
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    merge = subprocess.run(
+        ["git", *GIT_IDENTITY, "merge", "--no-edit", "feature"],
+        cwd=project,
+        env={**os.environ, **env, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert merge.returncode != 0, merge.stdout + merge.stderr
+    assert (
+        f"{PROFILE}:1:1: loosens: require_human_approval: true → false (the key was removed: its "
+        "default applies)"
+    ) in merge.stdout + merge.stderr
+    assert git(project, "rev-parse", "HEAD") == before  # no merge commit

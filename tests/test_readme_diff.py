@@ -5,11 +5,10 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-import yaml
-from git_repos import git, new_repository, write_files
+from git_repos import write_files
 from programs import run_program
-from readme import code_blocks
-from test_diff_git import EXPECTED, FIRST, RENAMED
+from readme import code_blocks, section_text
+from test_diff_git import EXPECTED
 
 SECTION = "Does a change loosen a profile?"
 BLOCKS = code_blocks(SECTION)
@@ -47,20 +46,14 @@ def test_the_git_example_is_the_tested_one() -> None:
     assert console("safety-profile diff --git HEAD") == EXPECTED
 
 
-def test_the_pull_request_step_annotates_a_loosening(tmp_path: Path) -> None:
-    (workflow,) = [text for language, text in BLOCKS if language == "yaml" and "runs-on" in text]
-    steps = yaml.safe_load(workflow)["jobs"]["safety-profiles"]["steps"]
-    command = steps[-1]["run"]
-    assert command == "safety-profile diff --git origin/main --format github"
-    assert steps[0]["with"]["fetch-depth"] == 0
-    # A pull request's checkout: origin/main is the base; the working tree is the change.
-    new_repository(tmp_path, FIRST)
-    git(tmp_path, "update-ref", "refs/remotes/origin/main", "HEAD")
-    write_files(tmp_path, {"config/renamed.safety_profile.yaml": RENAMED.format("false")})
-    assert run_shown(command, tmp_path) == [
-        "::error file=config/renamed.safety_profile.yaml,line=4,col=22,"
-        "title=loosens.require_checkpoints::require_checkpoints loosens: true → false"
-    ]
+def test_the_pull_request_section_sends_to_the_review_action() -> None:
+    """A pull request is reviewed by the action (tests/test_review_action.py runs it against a
+    hostile pull request), not by `diff --git origin/main` after the pull request's own
+    pre-commit configuration ran, which a hook of that configuration could fool."""
+    text = section_text(SECTION, "In a pull request (GitHub Actions)")
+    assert "(review-action.md)" in text
+    assert "--git origin/main --format github" not in text
+    assert not [block for block in BLOCKS if "runs-on" in block[1]]
 
 
 def test_the_resolve_notes_are_real_output(tmp_path: Path) -> None:

@@ -45,6 +45,8 @@ NOT_FROM_FILES = {
     # the language server, which has no exit status, shows it as a diagnostic (its test in
     # tests/test_language_server.py, a floor that is missing).
     Rule.FLOOR_UNUSABLE,
+    # The same for a floor outside the repository (exit 2; its tests in tests/test_floor.py).
+    Rule.FLOOR_OUTSIDE,
 }
 
 # The floor of the example package: every example looser than it is reported (floor.looser).
@@ -76,8 +78,9 @@ def situations(folder: Path) -> list[str]:
 
 def git_rules(folder: Path) -> set[str]:
     """The rules of `diff --git` in a repository where a profile is a link out of it, another
-    is transformed by a git attribute, and a submodule changed; and of `diff --pre-commit` in
-    one where an invalid profile is staged."""
+    is transformed by a git attribute, a third is added beside one whose name differs only in
+    case, and a submodule changed (and of `check` of the link); and of `diff --pre-commit` in
+    one where an invalid profile is staged and the floor's setting is removed."""
     profile = "require_sandbox: true\n"
     (folder / "inner").mkdir()
     (folder / "outer").mkdir()
@@ -87,6 +90,7 @@ def git_rules(folder: Path) -> set[str]:
     git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
     (outer / ".gitattributes").write_text("*.yaml ident\n", encoding="utf-8")
     os.symlink("../outside.yaml", outer / "loop.safety_profile.yaml")
+    (outer / "PROD.safety_profile.yaml").write_text(profile, encoding="utf-8")
     git(outer, "add", "-A")
     result = subprocess.run(
         [CLI, "diff", "--git", "HEAD", "--format", "json"],
@@ -96,9 +100,12 @@ def git_rules(folder: Path) -> set[str]:
         check=False,
     )
     rules = {problem["rule"] for problem in json.loads(result.stdout)["problems"]}
+    rules |= set(reported_rules([str(outer / "loop.safety_profile.yaml")]))
     (folder / "staged").mkdir()
-    staged = new_repository(folder / "staged", {"README.md": "a project\n"})
+    pyproject = '[tool.safety-profile]\nfloor = "floor.yaml"\n'
+    staged = new_repository(folder / "staged", {"pyproject.toml": pyproject, "floor.yaml": "{}\n"})
     (staged / "bad.safety_profile.yaml").write_text("max_retries_per_step: 500\n", encoding="utf-8")
+    (staged / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
     git(staged, "add", "-A")
     result = subprocess.run(
         [CLI, "diff", "--pre-commit", "--format", "json"],
@@ -107,7 +114,9 @@ def git_rules(folder: Path) -> set[str]:
         text=True,
         check=False,
     )
-    return rules | {problem["rule"] for problem in json.loads(result.stdout)["problems"]}
+    report = json.loads(result.stdout)
+    rules |= {change["rule"] for change in report["changes"]}
+    return rules | {problem["rule"] for problem in report["problems"]}
 
 
 def diff_rules(kind: str, files: Iterable[str], capsys: pytest.CaptureFixture[str]) -> set[str]:

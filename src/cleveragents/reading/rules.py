@@ -1094,6 +1094,47 @@ class Rule(enum.StrEnum):
     TIGHTENS_MAX_COST_PER_PLAN = _tightens("max_cost_per_plan")
     TIGHTENS_MAX_RETRIES_PER_STEP = _tightens("max_retries_per_step")
     TIGHTENS_MAX_TOTAL_COST = _tightens("max_total_cost")
+    # -- added since 0.1.0: at the end, so the SARIF ruleIndex of each rule above stays --------
+    FILE_NAME_COLLISION = RuleDoc(
+        "file.name-collision",
+        "A name another file has on macOS or Windows",
+        "Two names git keeps apart are one name on a case-insensitive or normalising file "
+        "system (macOS, Windows): they differ only in case (`Prod.safety_profile.yaml`, "
+        "`prod.safety_profile.yaml`), in Unicode normalisation (NFC or NFD), in code points "
+        "HFS+ ignores or in trailing dots and spaces (Windows drops them). A checkout there "
+        "holds one file for both, whichever git writes last, so what an agent reads there "
+        "is not what was reviewed. `check` reports every such profile or action; `diff --git` "
+        "reports a change that adds one.",
+        "Rename one of them; keep one file per name in any case.",
+    )
+    FILE_OUTSIDE = RuleDoc(
+        "file.outside",
+        "A link that leads outside the repository",
+        "The file is a link (or passes through one) to a file outside the git repository it "
+        "is in (outside a repository: outside the folder checked), so what is checked is not "
+        "part of what is reviewed, and may exist on one machine only. It is not read, and "
+        "nothing of it is printed.",
+        "Make the profile a regular file, or link it to a file committed in the repository.",
+    )
+    FLOOR_OUTSIDE = RuleDoc(
+        "floor.outside",
+        "A floor outside the repository",
+        "A `floor` path in [tool.safety-profile] (or a pyproject.toml that is a link) leads "
+        "outside the repository that file is in (outside any repository: outside its folder), "
+        "into git's own folder (.git), or to a file git ignores. It is not read, and nothing "
+        "of it is printed: a floor must be part of what is reviewed, not a file that exists "
+        "on one machine only. The commands stop with exit status 2.",
+        "Commit the floor in the repository, or ship it as a package (pkg:PACKAGE/RESOURCE). "
+        "A floor outside the repository can be given on the command line: --floor PATH.",
+    )
+    FLOOR_REMOVED = RuleDoc(
+        "floor.removed",
+        "A floor no longer set",
+        "A change removes the floor a pyproject.toml sets ([tool.safety-profile] floor), so "
+        "the profiles below it are no longer held to it: a loosening, whatever the profiles "
+        "themselves do.",
+        _LOOSENS_FIX,
+    )
 
 
 # Ids a rule had before, which scripts may still name: `find_rule` and `safety-profile rules`

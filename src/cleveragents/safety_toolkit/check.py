@@ -104,10 +104,20 @@ class Checker:
 
 def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -> list[Problem]:
     """Every problem of every file checked as `kind` (errors and hints, unsorted), with the
-    fields below the floor `floors` finds for each file. Raises FloorError for a floor that
-    cannot be used."""
-    checker = Checker(kind, floors)
-    problems = [problem for path in paths for problem in checker.check_file(path)]
-    from .git_objects import checkout_problems  # after the files: most runs need no more
+    fields below the floor `floors` finds for each file. A file whose links lead out of its
+    repository (or, outside one, out of the folder checked) is not read (`file.outside`).
+    Raises FloorError for a floor that cannot be used, GitError when git refuses to say what
+    a checkout of a file's repository holds."""
+    from .git_objects import checkout_problems, collision_problems, locate, outside_problems
 
-    return problems + checkout_problems(paths)
+    located = locate(paths)
+    refused = outside_problems(paths, located)
+    readable = [path for path in paths if path not in refused]
+    checker = Checker(kind, floors)
+    problems = [problem for path in readable for problem in checker.check_file(path)]
+    return [
+        *refused.values(),
+        *problems,
+        *checkout_problems(readable, located),
+        *collision_problems(readable, located),
+    ]

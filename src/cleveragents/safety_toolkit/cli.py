@@ -15,7 +15,7 @@ from cleveragents.reading.terminal_text import visible
 
 from .floor import FloorError, FloorSetting, floor_setting
 from .formats import format_help, format_names, reporter
-from .help_text import COMMAND_HELP, FLOOR_HELP, KIND_HELP, NO_FLOOR_HELP
+from .help_text import ADD_FLOOR_HELP, COMMAND_HELP, FLOOR_HELP, KIND_HELP, NO_FLOOR_HELP
 from .kinds import KINDS
 from .usage import UsageError
 
@@ -178,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
         """--floor and --no-floor, for the commands that hold profiles to the floor."""
         command.add_argument("--floor", metavar="FLOOR", help=FLOOR_HELP)
         command.add_argument("--no-floor", action="store_true", help=NO_FLOOR_HELP)
+        command.add_argument("--add-floor", metavar="FLOOR", action="append", help=ADD_FLOOR_HELP)
 
     check = add_command("check")
     add_kind_and_format(check, "check")
@@ -341,11 +342,17 @@ def _checked_floor(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .check import check_files
     from .floor import Floors
+    from .git_objects import GitError
     from .kind_hint import with_hints_last
 
     floor = _checked_floor(parser, args)
     files = tuple(args.files)
-    problems = check_files(files, args.kind, Floors(floor))
+    try:
+        problems = check_files(files, args.kind, Floors(floor))
+    except GitError as error:  # as `diff` stops: what git would have said is unknown
+        for line in str(error).splitlines():
+            _error_line(line)
+        return EXIT_USAGE
     report = reporter(args.output_format, _colour(args.output_format))
     _emit(report.check(with_hints_last(problems), len(files)))
     return EXIT_INVALID if problems else EXIT_OK
@@ -477,7 +484,8 @@ def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                     defer_invalid=defer,
                 )
     except GitError as error:
-        _error_line(str(error))
+        for line in str(error).splitlines():
+            _error_line(line)
         return EXIT_USAGE
     _emit(reporter(options.output_format, options.colour).diff(report))
     if options.pre_commit and report.failed and not report.problems and report.loosens_itself:

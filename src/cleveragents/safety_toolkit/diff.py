@@ -296,15 +296,16 @@ def compare_versions(
     file: str,
     baseline: Baseline | Sequence[Floor] | None = None,
     *,
+    floors: Sequence[Floor] = (),
     defer_invalid: bool = False,
 ) -> tuple[list[Finding], list[Problem]]:
     """Compare two versions of one file; `file` is how findings name it. A version whose data
     is None does not exist: the file was added or deleted. A profile that is new here is
     compared with `baseline` (default: DEFAULT_SAFETY_PROFILE); floors as the baseline say so
-    in their findings (`floor.looser`). `defer_invalid`: an invalid new version named like the
-    kind's files (so the check hook checks it too) is reported in one line (`deferred_problem`),
-    not problem by problem, and so are an added profile's fields below the floor, which the
-    check hook reports too."""
+    in their findings (`floor.looser`). A changed profile is held to `floors` too: each field
+    below one loosens. `defer_invalid`: an invalid new version named like the kind's files (so
+    the check hook checks it too) is reported in one line (`deferred_problem`), not problem by
+    problem, and so are a profile's fields below the floor, which the check hook reports too."""
     if old.data is None and new.data is None:
         return [], []
     if new.data is None:
@@ -336,11 +337,20 @@ def compare_versions(
         if baseline is None or isinstance(baseline, Baseline):
             baseline = baseline or Baseline()
             return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []
-        below = _below_floor_findings(baseline, loaded_new, file)
-        if defer_invalid and below and kind.matches(file):
-            below = [_deferred_below_floor(kind, file, below)]
-        return [added, *below], []
-    return _field_findings(old_profile, loaded_new, file), []
+        return [added, *_held_to(kind, baseline, loaded_new, file, defer_invalid)], []
+    below = _held_to(kind, floors, loaded_new, file, defer_invalid) if floors else []
+    return [*_field_findings(old_profile, loaded_new, file), *below], []
+
+
+def _held_to(
+    kind: DocumentKind, floors: Sequence[Floor], new: _Loaded, file: str, defer: bool
+) -> list[Finding]:
+    """The fields of `new` below `floors`; with `defer`, in one line for a file the check hook
+    checks too."""
+    below = _below_floor_findings(floors, new, file)
+    if defer and below and kind.matches(file):
+        return [_deferred_below_floor(kind, file, below)]
+    return below
 
 
 def build_report(

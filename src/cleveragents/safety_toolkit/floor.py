@@ -14,6 +14,15 @@ small package that pre-commit installs through `additional_dependencies`. The pa
 by importlib's finders, as `importlib.resources` would, but never imported: a name in a
 configuration file must not run the code of whatever module it names.
 
+A floor a `pyproject.toml` sets must be part of the repository that file is in (outside any
+repository: at or below its folder): a path or a link that leaves it, one into git's own
+folder, or a file git ignores is refused (`floor.outside`), never read; `--floor PATH` on the
+command line may name any file. `--add-floor FLOOR` holds files to FLOOR as well as to the
+configured floors (the organisation's floor in CI, which the repository cannot lift).
+
+Where files are read from is a `FloorFiles`: the working tree by default; `diff --git` reads
+each side's `pyproject.toml` and floor files from that side's revision.
+
 A floor is read with the same strict loader and checked by the same validator as any profile
 (without pydantic), and held as its effective values. A floor that cannot be used
 (missing, unreadable, invalid, its package not installed, a broken `pyproject.toml`) raises
@@ -44,9 +53,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",
+    "CONFIG_FILE",
+    "WORKING_TREE",
     "BelowFloor",
+    "Configured",
     "Floor",
     "FloorError",
+    "FloorFiles",
     "FloorSetting",
     "Floors",
     "below_floor",
@@ -54,6 +67,7 @@ __all__ = [
     "floor_problems",
     "floor_setting",
     "load_floor",
+    "parse_config",
     "value_text",
 ]
 
@@ -66,7 +80,12 @@ _PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$
 
 
 class FloorError(Exception):
-    """The floor cannot be used; the message says which, why and what to do (exit 2)."""
+    """The floor cannot be used; the message says which, why and what to do (exit 2). `rule`:
+    floor.unusable, or floor.outside for a floor that leaves the repository."""
+
+    def __init__(self, message: str, rule: Rule = Rule.FLOOR_UNUSABLE) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class Floor(NamedTuple):
@@ -74,27 +93,38 @@ class Floor(NamedTuple):
 
     profile: Mapping[str, Any]  # its effective values (`document_values`)
     source: str  # `pkg:acme_policies/floor.safety_profile.yaml`, or the file's path
-    # The file read, resolved: two settings naming one file are one floor (never two files
-    # whose names merely read alike).
+    # The file read, resolved, and its bytes' digest: two settings naming one file are one
+    # floor (never two files whose names merely read alike), and so is one file read from two
+    # revisions where it holds the same bytes.
     identity: str = ""
+    data: bytes = b""  # the file's bytes, for `diff --git` to compare a floor like a profile
 
 
 class FloorSetting(NamedTuple):
     """What the command line says: a floor (`--floor`), none (`--no-floor`), or, by default,
-    the configuration's."""
+    the configuration's; and floors every file is held to as well (`--add-floor`)."""
 
     given: str | None = None
     refused: bool = False
+    added: tuple[str, ...] = ()
+
+    @property
+    def configured(self) -> bool:
+        """Whether the floors the repository's pyproject.toml files set are the ones used."""
+        return self.given is None and not self.refused
 
 
 def floor_setting(args: argparse.Namespace) -> FloorSetting:
-    """--floor or --no-floor as given on the command line; UsageError for both at once."""
+    """--floor, --no-floor and --add-floor as given on the command line; UsageError for
+    --floor and --no-floor at once."""
     if args.floor is not None and args.no_floor:
         raise UsageError("--floor and --no-floor do not go together; choose one")
-    return FloorSetting(args.floor, args.no_floor)
+    return FloorSetting(args.floor, args.no_floor, tuple(getattr(args, "add_floor", None) or ()))
 
 
-class _Configured(NamedTuple):
+class Configured(NamedTuple):
+    """The floor one pyproject.toml sets."""
+
     spec: str  # as written: a path relative to the pyproject.toml, or `pkg:...`
     pyproject: str  # its absolute path
 
@@ -111,17 +141,15 @@ def _looks_like_ours(name: str) -> bool:
     return letters in ("safetyprofile", "safetyprofiles")
 
 
-def _read_config(pyproject: str) -> _Configured | None:
-    """The floor a pyproject.toml sets in [tool.safety-profile], if any."""
+def parse_config(data: bytes, pyproject: str, shown: str) -> Configured | None:
+    """The floor the pyproject.toml `pyproject` (its bytes `data`; `shown` as messages name
+    it) sets in [tool.safety-profile], if any."""
     import tomllib
 
-    shown = visible(_shown_path(pyproject))
     try:
-        with open(pyproject, "rb") as file:
-            document = tomllib.load(file)
-    except OSError as error:
-        reason = (error.strerror or str(error)).lower()
-        raise FloorError(f"{shown}: cannot be read ({reason})") from None
+        document = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise FloorError(f"{shown}: invalid TOML: not UTF-8 ({error.reason})") from None
     except tomllib.TOMLDecodeError as error:
         raise FloorError(f"{shown}: invalid TOML: {error}") from None
     tool = document.get("tool", {})
@@ -154,31 +182,116 @@ def _read_config(pyproject: str) -> _Configured | None:
             f"{shown}: [tool.{CONFIG_TABLE}] floor must be a path relative to this file or "
             f"'{PACKAGE_PREFIX}PACKAGE/RESOURCE', as a string; found {spec!r}"
         )
-    return _Configured(spec, pyproject)
+    return Configured(spec, pyproject)
 
 
-def _upwards(folder: str) -> Iterator[str]:
-    """`folder`, then each folder above it, up to the repository root (the nearest holding
-    `.git`) or, outside any repository, the file system's root."""
-    while True:
-        yield folder
-        parent = os.path.dirname(folder)
-        if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
-            return
-        folder = parent
+def floor_outside(shown: str, where: str, what: str) -> FloorError:
+    return FloorError(
+        f"the floor {visible(shown)} ({where}) {what}, so it is not read: a floor a repository "
+        "sets must be a file of that repository (or pkg:PACKAGE/RESOURCE); --floor PATH on the "
+        "command line may name any file",
+        Rule.FLOOR_OUTSIDE,
+    )
 
 
-def _folder_config(folder: str) -> _Configured | None:
-    """The floor the pyproject.toml in `folder` sets, if there is one and it sets one."""
-    pyproject = os.path.join(folder, CONFIG_FILE)
-    if os.path.lexists(pyproject) and not os.path.isfile(pyproject):
-        # A folder, a FIFO or a link to nothing in pyproject.toml's place: it may have held a
-        # floor, so it is no floor only when it is no file at all.
-        raise FloorError(
-            f"{visible(_shown_path(pyproject))}: not a regular file, so the floor it may set "
-            "cannot be read; make it a file or remove it"
+def floor_identity(path: str, data: bytes) -> str:
+    """One floor, whichever side or name it is read by: its file and its bytes."""
+    import hashlib
+
+    return f"{path}\0{hashlib.sha256(data).hexdigest()}"
+
+
+class FloorFiles:
+    """Where `pyproject.toml` files and the floor files they name are read from: here, the
+    working tree (`diff --git` reads a revision's through `git_versions`)."""
+
+    label = ""  # after a pyproject.toml's name in messages: " in REV" for a revision
+
+    def upwards(self, folder: str) -> Iterator[str]:
+        """`folder`, then each folder above it, up to the repository root (the nearest holding
+        `.git`) or, outside any repository, the file system's root."""
+        while True:
+            yield folder
+            parent = os.path.dirname(folder)
+            if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
+                return
+            folder = parent
+
+    def config(self, folder: str) -> Configured | None:
+        """The floor the pyproject.toml in `folder` sets, if there is one and it sets one."""
+        pyproject = os.path.join(folder, CONFIG_FILE)
+        shown = visible(_shown_path(pyproject))
+        if os.path.lexists(pyproject) and not os.path.isfile(pyproject):
+            # A folder, a FIFO or a link to nothing in pyproject.toml's place: it may have held
+            # a floor, so it is no floor only when it is no file at all.
+            raise FloorError(
+                f"{shown}: not a regular file, so the floor it may set cannot be read; make it a "
+                "file or remove it"
+            )
+        if not os.path.isfile(pyproject):
+            return None
+        root = _repository_root(folder)
+        if root is not None and not _inside(os.path.realpath(pyproject), os.path.realpath(root)):
+            raise FloorError(
+                f"{shown}: a link out of the repository, so it is not read; make it a file",
+                Rule.FLOOR_OUTSIDE,
+            )
+        try:
+            with open(pyproject, "rb") as file:
+                data = file.read()
+        except OSError as error:
+            reason = (error.strerror or str(error)).lower()
+            raise FloorError(f"{shown}: cannot be read ({reason})") from None
+        return parse_config(data, pyproject, shown)
+
+    def floor_file(self, spec: str, base: str, shown: str, where: str) -> tuple[bytes, int, str]:
+        """The bytes, size and identity of the floor file `spec` (a path relative to `base`),
+        set in a pyproject.toml in the folder `base`: refused (floor.outside) when it leaves
+        that file's repository (or, outside one, its folder), lies in git's own folder or is
+        a file git ignores."""
+        path = os.path.join(base, spec)
+        root = _repository_root(base)
+        bound = os.path.realpath(base if root is None else root)
+        real = os.path.realpath(path)
+        if not _inside(real, bound):
+            where_to = "the repository" if root is not None else "the folder of its pyproject.toml"
+            raise floor_outside(shown, where, f"leads outside {where_to}")
+        if root is not None:
+            git_folder = os.path.join(bound, ".git")
+            if os.path.isdir(git_folder) and _inside(real, os.path.realpath(git_folder)):
+                raise floor_outside(shown, where, "is in git's own folder (.git)")
+            if _ignored_by_git(bound, os.path.relpath(real, bound)):
+                raise floor_outside(shown, where, "is a file git ignores")
+        data, size = _file_floor(path, shown, where)
+        return data, size, floor_identity(real, data)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _ignored_by_git(root: str, relative: str) -> bool:
+    """Whether git ignores the untracked file `relative` in the work tree `root` (a tracked
+    file never is): a local file (`.env`, credentials), not part of what is reviewed."""
+    from .git_objects import GitError, git
+
+    try:
+        listed = git(
+            root,
+            "ls-files",
+            "-z",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+            "--",
+            relative.replace(os.sep, "/"),
         )
-    return _read_config(pyproject) if os.path.isfile(pyproject) else None
+    except GitError as error:
+        raise FloorError(f"git cannot read the repository {visible(root)}: {error}") from None
+    return bool(listed)
+
+
+WORKING_TREE = FloorFiles()
 
 
 def _package_folders(package: str) -> list[str] | None:
@@ -213,20 +326,31 @@ def _package_folders(package: str) -> list[str] | None:
 
 def _repository_root(folder: str) -> str | None:
     """The nearest folder from `folder` upwards that holds `.git`, or None."""
-    *_, top = _upwards(os.path.realpath(folder))
+    *_, top = WORKING_TREE.upwards(os.path.realpath(folder))
     return top if os.path.exists(os.path.join(top, ".git")) else None
 
 
 def _shipped_in(repository: str | None, path: str) -> bool:
     """Whether the file `path` is part of `repository` itself, not installed into an
-    environment that happens to live in it (a `.venv` keeps packages under site-packages)."""
+    environment that happens to live in it (a `.venv` keeps packages under site-packages): a
+    file git tracks is the repository's wherever it lies (git is asked: a committed copy under
+    a folder named `site-packages` is still a copy), and so is any other file in it outside
+    site-packages."""
     if repository is None:
         return False
     real = os.path.realpath(path)
-    if os.path.commonpath([repository, real]) != repository:
+    if not _inside(real, repository):
         return False
-    parts = os.path.relpath(real, repository).split(os.sep)
-    return not {"site-packages", "dist-packages"} & set(parts)
+    relative = os.path.relpath(real, repository)
+    if not {"site-packages", "dist-packages"} & set(relative.split(os.sep)):
+        return True
+    from .git_objects import GitError, git
+
+    try:
+        tracked = git(repository, "ls-files", "-z", "--cached", "--", relative.replace(os.sep, "/"))
+    except GitError as error:  # what git would say is unknown: not the installed package
+        raise FloorError(f"git cannot read the repository {visible(repository)}: {error}") from None
+    return bool(tracked)
 
 
 def _package_floor(spec: str, where: str, base: str | None) -> tuple[bytes, int, str]:
@@ -273,10 +397,12 @@ def _file_floor(path: str, shown: str, where: str) -> tuple[bytes, int]:
     return file.data, file.size
 
 
-def load_floor(spec: str, base: str | None, where: str) -> Floor:
+def load_floor(spec: str, base: str | None, where: str, files: FloorFiles = WORKING_TREE) -> Floor:
     """The floor `spec` names: `pkg:PACKAGE/RESOURCE`, or a file path relative to the folder
-    `base` (None: the current folder, and messages name it as given). `where` says where it
-    was set, for messages. Raises FloorError."""
+    `base` of the pyproject.toml that sets it, read from `files` and refused when it leaves
+    that file's repository (None: given on the command line, relative to the current folder,
+    named in messages as given, any file). `where` says where it was set, for messages.
+    Raises FloorError."""
     from cleveragents.domain.models.core.document_check import PROFILE, check_loaded
     from cleveragents.domain.models.core.document_values import profile_values
     from cleveragents.reading.loaded_file import load_bytes
@@ -284,12 +410,18 @@ def load_floor(spec: str, base: str | None, where: str) -> Floor:
     if spec.startswith(PACKAGE_PREFIX):
         source = spec
         data, size, path = _package_floor(spec, where, base)
+        identity = floor_identity(os.path.realpath(path), data)
     else:
         path = spec if base is None else os.path.join(base, spec)
         source = spec if base is None else _shown_path(path)
         if source.startswith(PACKAGE_PREFIX):  # a file's name must not read as a package's
             source = os.path.join(os.curdir, source)
-        data, size = _file_floor(path, source, where)
+        if base is None:
+            data, size = _file_floor(path, source, where)
+            identity = floor_identity(os.path.realpath(path), data)
+        else:
+            data, size, identity = files.floor_file(spec, base, source, where)
+            source += files.label
     result = check_loaded(load_bytes(data, source, file_size=size), PROFILE, source)
     if result.valid is None:
         problems = "\n".join(f"  {problem.render()}" for problem in result.problems)
@@ -297,38 +429,52 @@ def load_floor(spec: str, base: str | None, where: str) -> Floor:
             f"the floor {visible(source)} ({where}) is not a valid safety profile; fix it:\n"
             f"{problems}"
         )
-    return Floor(profile_values(result.valid).values, source, os.path.realpath(path))
+    return Floor(profile_values(result.valid).values, source, identity, data)
 
 
 class Floors:
-    """The floor of each checked file, each configuration and floor read once per command."""
+    """The floor of each checked file, each configuration and floor read once per command,
+    from `files` (the working tree by default)."""
 
     def __init__(
-        self, setting: FloorSetting | None = None, environ: Mapping[str, str] | None = None
+        self,
+        setting: FloorSetting | None = None,
+        environ: Mapping[str, str] | None = None,
+        files: FloorFiles = WORKING_TREE,
     ) -> None:
         self.setting = FloorSetting() if setting is None else setting
         self.environ = os.environ if environ is None else environ
+        self.files = files
         # Each folder's pyproject.toml read once, however many checked folders lie below it.
-        self._folder_configs: dict[str, _Configured | None] = {}
+        self._folder_configs: dict[str, Configured | None] = {}
         self._by_folder: dict[str, tuple[Floor, ...]] = {}  # the floors of each checked folder
         self._loaded: dict[tuple[str, str | None], Floor] = {}
 
     def _load(self, spec: str, base: str | None, where: str) -> Floor:
         key = (spec, base)
         if key not in self._loaded:
-            self._loaded[key] = load_floor(spec, base, where)
+            self._loaded[key] = load_floor(spec, base, where, self.files)
         return self._loaded[key]
 
-    def _configured_floors(self, folder: str) -> list[_Configured]:
+    def configured(self, folder: str) -> Configured | None:
+        """What the pyproject.toml in `folder` (absolute) sets: its floor's setting, if any."""
+        if folder not in self._folder_configs:
+            self._folder_configs[folder] = self.files.config(folder)
+        return self._folder_configs[folder]
+
+    def _configured_floors(self, folder: str) -> list[Configured]:
         """Every pyproject.toml from `folder` (absolute) upwards to the repository root that
         sets a floor, nearest first."""
         found = []
-        for above in _upwards(folder):
-            if above not in self._folder_configs:
-                self._folder_configs[above] = _folder_config(above)
-            if (configured := self._folder_configs[above]) is not None:
+        for above in self.files.upwards(folder):
+            if (configured := self.configured(above)) is not None:
                 found.append(configured)
         return found
+
+    def configured_floor(self, setting: Configured) -> Floor:
+        """The floor a pyproject.toml sets, loaded."""
+        where = f"set in {visible(_shown_path(setting.pyproject))}{self.files.label}"
+        return self._load(setting.spec, os.path.dirname(setting.pyproject), where)
 
     def for_file(self, path: str) -> tuple[Floor, ...]:
         """The floors that apply to the file at `path` (none: no floor). Raises FloorError."""
@@ -336,12 +482,14 @@ class Floors:
 
     def for_folder(self, folder: str | os.PathLike[str]) -> tuple[Floor, ...]:
         """The floors that apply to files in `folder`: the one given with --floor, else each
-        that a pyproject.toml from there up to the repository root sets, nearest first."""
+        that a pyproject.toml from there up to the repository root sets, nearest first; and
+        each given with --add-floor."""
+        added = [self._load(spec, None, "given with --add-floor") for spec in self.setting.added]
         if self.setting.given is not None:
-            return (self._load(self.setting.given, None, "given with --floor"),)
+            return _distinct([self._load(self.setting.given, None, "given with --floor"), *added])
         where = os.path.abspath(folder)
         if where not in self._by_folder:
-            self._by_folder[where] = self._floors_configured_for(where)
+            self._by_folder[where] = _distinct([*self._floors_configured_for(where), *added])
         return self._by_folder[where]
 
     def _floors_configured_for(self, folder: str) -> tuple[Floor, ...]:
@@ -354,15 +502,7 @@ class Floors:
                 f"--no-floor: {pyproject} sets a floor ({visible(configured[0].spec)}), which "
                 f"applies; set {ALLOW_NO_FLOOR_VARIABLE}=1 in the environment to check without it"
             )
-        floors = [
-            self._load(
-                setting.spec,
-                os.path.dirname(setting.pyproject),
-                f"set in {visible(_shown_path(setting.pyproject))}",
-            )
-            for setting in configured
-        ]
-        return _distinct(floors)
+        return _distinct([self.configured_floor(setting) for setting in configured])
 
     def for_resolution(self, files: Sequence[str]) -> tuple[Floor, ...]:
         """The floors a resolved profile is held to: those of the folder the command runs in
@@ -420,16 +560,35 @@ class BelowFloor(NamedTuple):
     message: str
 
 
+def _stricter_elsewhere(floor: Floor, field: str, floors: Sequence[Floor]) -> bool:
+    """Whether another version of the same floor file (`diff --git` holds a file to the floor
+    as the old revision and the new one set it) is stricter on `field`: the stricter one is
+    the one reported."""
+    from cleveragents.domain.models.core.strictness import STRICTNESS_RULES, Change
+
+    own = floor.profile[field]
+    same_file = floor.identity.split("\0")[0]
+    return any(
+        other.identity.split("\0")[0] == same_file
+        and other.identity != floor.identity
+        and STRICTNESS_RULES[field].compare(own, other.profile[field]) is Change.TIGHTENS
+        for other in floors
+    )
+
+
 def below_floor(
     profile: ProfileValues, floors: Sequence[Floor], document: YamlDocument, prefix: Loc
 ) -> list[BelowFloor]:
     """Each field of `profile` (at `prefix` in `document`) looser than each of the floors,
-    placed at the field's value, or where the profile starts when the key is absent."""
+    placed at the field's value, or where the profile starts when the key is absent. Of two
+    versions of one floor file, a field is held to the stricter of them."""
     from cleveragents.domain.models.core.strictness import values_below
 
     found = []
     for floor in floors:
         for change in values_below(profile.values, floor.profile):
+            if len(floors) > 1 and _stricter_elsewhere(floor, change.field, floors):
+                continue
             loc = (*prefix, change.field)
             absent = change.field not in profile.given
             line, column = document.position(prefix if absent else loc)

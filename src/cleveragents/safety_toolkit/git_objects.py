@@ -6,20 +6,26 @@ Names are bytes on disk and in git; here they are `str` decoded with `os.fsdecod
 the bytes back. Every listing is read with `-z`, so newlines, tabs and quotes are plain bytes.
 
 A side of a comparison is a `Tree` (a revision or the index: path -> mode and object id) or the
-working tree on disk; `resolve` follows links inside the repository on either, component by
+working tree on disk. `Links` follows a side's links inside the repository, component by
 component as the kernel does, so `diff --git` reads a link exactly as `check` reads the file a
-checkout writes.
+checkout writes: each link is followed once (its result remembered), a link reached again while
+it is being followed is a loop, and more than MAX_LINKS links on one path is an error, as the
+kernel's ELOOP is. Every blob a side needs, links included, is read by one
+`git cat-file --batch` process (`Blobs`).
+
+Every git process is started from one place (`git_command`): `git` for a command's whole
+output, `Blobs` for the long-lived `cat-file`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import subprocess
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, Generic, NamedTuple, Protocol, TypeVar
 
 from cleveragents.reading.files import read_regular_file
 from cleveragents.reading.limits import DEFAULT_LIMITS
@@ -30,26 +36,33 @@ from cleveragents.reading.terminal_text import visible
 __all__ = [
     "GITLINK",
     "LINK",
+    "Blobs",
     "Entry",
     "GitError",
     "LinkError",
+    "Links",
+    "Located",
+    "Node",
     "Tree",
     "WorkTree",
     "attribute_message",
     "checkout_problems",
-    "folder_aliases",
+    "collision_problems",
     "git",
     "git_command",
     "git_program",
+    "inside",
+    "locate",
+    "outside_problems",
     "quoted",
     "read_blobs",
     "transformed_paths",
+    "work_tree_of",
 ]
 
 LINK, GITLINK = "120000", "160000"
 MAX_LINKS = 40  # Linux's limit on links followed in one path (ELOOP)
 PATH_MAX = 4096  # Linux's limit on a link's target, its closing NUL included
-FOLDER_LINK_DEPTH, MAX_ALIASES = 8, 100_000  # names through links to folders, in a row / all
 
 # Attributes that make the file a checkout writes differ from the committed blob in more than
 # line endings: a filter's smudge command (Git LFS puts a pointer in the commit), a re-encoding,
@@ -149,11 +162,19 @@ def git_command(
     command = [git_program(), "--no-pager"]
     for setting in GIT_CONFIG_OVERRIDES:
         command += ["-c", setting]
-    if not args or args[0] not in _NO_FILTERS:
+    if _subcommand(args) not in _NO_FILTERS:
         command += [f"--config-env={key}={_EMPTY}" for key in filter_overrides(root)]
     if literal_pathspecs:
         command.append("--literal-pathspecs")
     return [*command, *args], {**os.environ, **GIT_ENVIRONMENT, _EMPTY: ""}
+
+
+def _subcommand(args: Sequence[str]) -> str:
+    """The git command `args` run, after the `-c KEY=VALUE` settings given before it."""
+    index = 0
+    while index < len(args) and args[index] == "-c":
+        index += 2
+    return args[index] if index < len(args) else ""
 
 
 _found_git: list[str] = []  # the git program, once found
@@ -271,21 +292,137 @@ def _fields(output: bytes) -> list[str]:
     return [os.fsdecode(field) for field in output.split(b"\0")]
 
 
+class Blobs:
+    """Blobs by object id from one `git cat-file --batch` process, started when first asked
+    and kept for every later request (links, then files): however many links a revision holds,
+    reading them costs one process. A blob larger than the loader's limit is kept only to one
+    byte past it (enough for the loader to refuse it); the rest is read and dropped."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self._process is None:
+            argv, environment = git_command(self.root, ["cat-file", "--batch"])
+            try:
+                self._process = subprocess.Popen(
+                    argv,
+                    cwd=self.root,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=environment,
+                )
+            except FileNotFoundError:
+                raise GitError("git is not installed or not on PATH; install git") from None
+        return self._process
+
+    def read(
+        self, oids: Collection[str], limit: int = DEFAULT_LIMITS.max_bytes
+    ) -> dict[str, bytes]:
+        """Each blob of `oids`, by id, kept to `limit` + 1 bytes (links need no more than a
+        link can hold: a tree of large "links" must not fill the memory). GitError for an id
+        that is not a blob."""
+        wanted = sorted(set(oids))
+        if not wanted:
+            return {}
+        process = self._started()
+        assert process.stdin is not None
+        assert process.stdout is not None
+        request = "".join(f"{oid}\n" for oid in wanted).encode()
+        # git answers each request as it reads it: a thread writes while this one reads, so
+        # neither waits for the other however many ids there are.
+        import threading
+
+        writer = threading.Thread(target=_write_all, args=(process.stdin, request), daemon=True)
+        writer.start()
+        try:
+            return {oid: _read_blob(process.stdout, oid, limit + 1) for oid in wanted}
+        except BaseException:
+            self.close(stop=True)  # the writer may be waiting on git, which waits on us
+            raise
+        finally:
+            writer.join()
+
+    def close(self, *, stop: bool = False) -> None:
+        if self._process is not None:
+            process, self._process = self._process, None
+            if stop:
+                process.kill()
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(BrokenPipeError):  # git stopped first
+                        stream.close()
+            process.wait()
+
+
+def _write_all(stream: IO[bytes], data: bytes) -> None:
+    try:
+        stream.write(data)
+        stream.flush()
+    except BrokenPipeError:  # git stopped; the reader says why
+        pass
+
+
+def _read_blob(stream: IO[bytes], oid: str, kept: int) -> bytes:
+    header = stream.readline()
+    fields = header.split()
+    if len(fields) != 3 or fields[1] != b"blob":
+        words = os.fsdecode(header).strip() or "no answer from git cat-file"
+        raise GitError(f"object {oid} is not a file ({words})")
+    size = int(fields[2])
+    data = stream.read(min(size, kept))
+    left = size - len(data) + 1  # and the newline that closes each blob
+    while left > 0:
+        chunk = stream.read(min(left, 1 << 20))
+        if not chunk:
+            raise GitError(f"git cat-file stopped while reading {oid}")
+        left -= len(chunk)
+    return data
+
+
+def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:
+    """Blobs by object id (`oids`: any key -> id) with one `git cat-file --batch`."""
+    blobs = Blobs(root)
+    try:
+        contents = blobs.read(oids.values())
+    finally:
+        blobs.close()
+    return {key: contents[oid] for key, oid in oids.items()}
+
+
 class Entry(NamedTuple):  # not a dataclass: `check` starts without importing dataclasses
     mode: str  # "100644", "100755", LINK or GITLINK
     oid: str
 
 
+def _children(paths: Iterable[str]) -> dict[str, set[str]]:
+    """folder -> the names in it, for every path and every folder above one ("" the root)."""
+    children: dict[str, set[str]] = {"": set()}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        while True:
+            known = folder in children
+            children.setdefault(folder, set()).add(name)
+            if known or not folder:
+                break
+            folder, _, name = folder.rpartition("/")
+    return children
+
+
 class Tree:
-    """A revision's files or the index's: repository path -> Entry."""
+    """A revision's files or the index's: repository path -> Entry, with the blobs read by one
+    `git cat-file --batch` process (close it with `close`)."""
 
     def __init__(self, root: Path, entries: dict[str, Entry], revision: str | None) -> None:
         self.root = root
         self.entries = entries
         self.revision = revision  # None: the index
         self.label = "in the index" if revision is None else f"in {revision}"  # for messages
-        self._links: dict[str, str] = {}
-        self._folders: set[str] | None = None
+        self.blobs = Blobs(root)
+        self._links: dict[str, str] | None = None
+        self._children: dict[str, set[str]] | None = None
 
     @classmethod
     def of_revision(cls, root: Path, revision: str) -> Tree:
@@ -307,39 +444,49 @@ class Tree:
                 entries[path] = Entry(mode, oid)
         return cls(root, entries, None)
 
-    def paths(self) -> Iterable[str]:
+    def paths(self) -> Collection[str]:
         return self.entries
+
+    def children(self, folder: str) -> Collection[str]:
+        """The names in the folder `folder` ("" the root)."""
+        if self._children is None:  # folders are implicit in a tree: every entry's parents
+            self._children = _children(self.entries)
+        return self._children.get(folder, ())
 
     def kind_of(self, path: str) -> str | None:
         """LINK, GITLINK, "file", "dir" or None."""
         entry = self.entries.get(path)
         if entry is not None:
             return entry.mode if entry.mode in (LINK, GITLINK) else "file"
-        if self._folders is None:  # implicit in a tree: every entry's parent folders
-            self._folders = {""}
-            for name in self.entries:
-                parts = name.split("/")
-                self._folders.update("/".join(parts[:end]) for end in range(1, len(parts)))
-        return "dir" if path in self._folders else None
+        if self._children is None:
+            self._children = _children(self.entries)
+        return "dir" if path in self._children else None
 
     def read_link(self, path: str) -> str:
-        if path not in self._links:
-            oid = self.entries[path].oid
-            self._links.update(
-                {p: os.fsdecode(data) for p, data in read_blobs(self.root, {path: oid}).items()}
-            )
+        if self._links is None:
+            # Every link of the tree in one request: a tree of 10,000 links is one round.
+            links = {p: e.oid for p, e in self.entries.items() if e.mode == LINK}
+            data = self.blobs.read(links.values(), limit=PATH_MAX)
+            self._links = {p: os.fsdecode(data[oid]) for p, oid in links.items()}
         return self._links[path]
 
-    def resolve(self, path: str) -> str:
-        return resolve(path, self.kind_of, self.read_link)
-
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
-        """The committed bytes of resolved paths."""
-        return read_blobs(self.root, {path: self.entries[path].oid for path in paths})
+        """The committed bytes of files (repository paths that are files here)."""
+        data = self.blobs.read({self.entries[path].oid for path in paths})
+        return {path: data[self.entries[path].oid] for path in paths}
+
+    def same_file(self, path: str, other: Tree, other_path: str) -> bool:
+        """Whether `path` here and `other_path` in `other` hold the same bytes (same blob)."""
+        return self.entries[path].oid == other.entries[other_path].oid
+
+    def close(self) -> None:
+        self.blobs.close()
 
 
 class WorkTree:
     """The working tree on disk: the files git tracks or would track (not ignored)."""
+
+    revision = None
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -361,31 +508,47 @@ class WorkTree:
         self.unwatched = unwatched & on_disk
         self._index = Tree(root, {p: index[p] for p in unwatched - on_disk}, None)
         self._known = on_disk | set(self._index.entries)
+        self._children: dict[str, set[str]] | None = None
+        self._top = str(root)
+        self._kinds: dict[str, str | None] = {}
 
-    def paths(self) -> Iterable[str]:
+    def paths(self) -> Collection[str]:
         return self._known
 
+    def children(self, folder: str) -> Collection[str]:
+        if self._children is None:
+            self._children = _children(self._known)
+        return self._children.get(folder, ())
+
+    def sparse_paths(self) -> set[str]:
+        """The files a sparse checkout leaves out: what they hold is the index's."""
+        return set(self._index.entries)
+
+    def known(self, path: str) -> bool:
+        """Whether a checkout holds `path`: git tracks it or would (it is not ignored)."""
+        return path in self._known
+
     def kind_of(self, path: str) -> str | None:
+        if path not in self._kinds:  # asked again and again while links are followed
+            self._kinds[path] = self._kind_on_disk(path)
+        return self._kinds[path]
+
+    def _kind_on_disk(self, path: str) -> str | None:
+        on_disk = os.path.join(self._top, path)
         try:
-            mode = os.lstat(self.root / path).st_mode
+            mode = os.lstat(on_disk).st_mode
         except OSError:
             return self._index.kind_of(path)
         if stat.S_ISLNK(mode):
             return LINK
         if stat.S_ISDIR(mode):
-            return GITLINK if path and os.path.lexists(self.root / path / ".git") else "dir"
+            return GITLINK if path and os.path.lexists(os.path.join(on_disk, ".git")) else "dir"
         return "file" if stat.S_ISREG(mode) else None
 
     def read_link(self, path: str) -> str:
         if path in self._index.entries:
             return self._index.read_link(path)
-        return os.readlink(self.root / path)
-
-    def resolve(self, path: str) -> str:
-        resolved = resolve(path, self.kind_of, self.read_link)
-        if resolved not in self._known:
-            raise LinkError(f"leads to {quoted(resolved)}, which git ignores (a checkout lacks it)")
-        return resolved
+        return os.readlink(os.path.join(self._top, path))
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes]:
         contents = self._index.read([p for p in paths if p in self._index.entries])
@@ -394,132 +557,157 @@ class WorkTree:
                 contents[path] = read_regular_file(str(self.root / path)).data
         return contents
 
+    def close(self) -> None:
+        self._index.close()
 
-def resolve(
-    path: str,
-    kind_of: Callable[[str], str | None],
-    read_link: Callable[[str], str],
-    folder: bool = False,
-) -> str:
-    """The repository path of the file `path` names, its links (and its folders' links)
-    followed as the kernel follows them, never out of the repository. LinkError otherwise.
-    With `folder`, what it names may be a folder too (a tree's folders are implicit)."""
-    parts = deque(path.split("/"))
-    done: list[str] = []
-    links = 0
-    while parts:
-        name = parts.popleft()
-        if name in ("", "."):
-            continue
-        if name == "..":
-            if not done:
-                raise LinkError("leads outside the repository")
-            done.pop()
-            continue
-        current = "/".join([*done, name])
-        kind = kind_of(current)
-        if kind == LINK:
-            links += 1
-            if links > MAX_LINKS:
+
+Side = Tree | WorkTree
+
+
+class LinkSide(Protocol):
+    """What `Links` asks of a side: what a name is, and where a link points. A `Tree`, the
+    `WorkTree`, or the files on disk alone (the language server, which asks git nothing for it)."""
+
+    def kind_of(self, path: str) -> str | None: ...
+
+    def read_link(self, path: str) -> str: ...
+
+
+S = TypeVar("S", bound=LinkSide, covariant=True)
+
+
+class Node(NamedTuple):
+    """What a name leads to on one side: `kind` "file", "dir", GITLINK, "missing" or "error",
+    the repository path it leads to (through links), whether a link was followed, and for
+    "error" why (a LinkError's words)."""
+
+    kind: str
+    path: str
+    through_link: bool = False
+    error: str = ""
+
+
+MISSING = Node("missing", "")
+
+
+class Links(Generic[S]):
+    """A side's links, followed as the kernel follows them and never out of the repository:
+    each link once (its result is remembered, so a path through many links costs one step per
+    link, not one walk per link), a link met again while it is being followed is a loop."""
+
+    def __init__(self, side: S) -> None:
+        self.side = side
+        # link path -> (the path it leads to, links followed to get there); None while it is
+        # being followed; a LinkError when it cannot be followed.
+        self._followed: dict[str, tuple[str, int] | LinkError | None] = {}
+        self._nodes: dict[str, Node] = {}
+
+    def follow(self, link: str) -> tuple[str, int]:
+        """The path the link `link` leads to (itself no link), and the links followed on the
+        way, itself included. LinkError when it loops, leaves the repository or passes
+        through something that is not a folder."""
+        if link in self._followed:
+            known = self._followed[link]
+            if known is None:
                 raise LinkError("has too many levels of links (a loop?)")
-            target = read_link(current)
+            if isinstance(known, LinkError):
+                raise known
+            return known
+        self._followed[link] = None
+        try:
+            target = self.side.read_link(link)
             if len(os.fsencode(target)) >= PATH_MAX:
                 # No checkout can make such a link (ENAMETOOLONG): the profile is missing.
                 raise LinkError(f"has a target longer than a link can hold ({PATH_MAX - 1} bytes)")
             if target.startswith("/"):
                 raise LinkError(f"leads outside the repository (to {quoted(target)})")
-            parts.extendleft(reversed(target.split("/")))
-            continue
-        if parts and kind != "dir":
-            # The kernel walks folders that exist: `nowhere/../x` fails when `nowhere` does
-            # not (git's own diff would read it as `x`).
-            what = "does not exist" if kind is None else "is not a folder"
-            raise LinkError(f"leads through {quoted(current)}, which {what}")
-        done.append(name)
-    resolved = "/".join(done)
-    kind = kind_of(resolved)
-    if folder and kind != LINK:
-        return resolved
-    if kind == "file":
-        return resolved
-    if links == 0:  # no link followed: the name itself is not a file
-        what = {GITLINK: "is a submodule", "dir": "is a folder"}.get(kind or "", "does not exist")
-        raise LinkError(f"{what}, not a file" if kind else what)
-    if kind == GITLINK:
-        raise LinkError(f"leads to the submodule {quoted(resolved)}")
-    if kind == "dir":
-        raise LinkError(f"leads to the folder {quoted(resolved or '.')}, not a file")
-    raise LinkError(f"leads to {quoted(resolved)}, which does not exist (a dangling link)")
+            resolved, count = self.walk(link.rpartition("/")[0], target)
+            result = (resolved, count + 1)
+            if result[1] > MAX_LINKS:
+                raise LinkError("has too many levels of links (a loop?)")
+        except LinkError as error:
+            self._followed[link] = error
+            raise
+        self._followed[link] = result
+        return result
 
+    def walk(self, folder: str, relative: str) -> tuple[str, int]:
+        """The path `relative` names from the folder `folder`, each link on it followed, and
+        the links followed. Every name before the last must be a folder that exists (the
+        kernel walks folders that exist: `nowhere/../x` fails when `nowhere` does not, though
+        git's own diff reads it as `x`); the last may be anything, or nothing."""
+        done = folder.split("/") if folder else []
+        parts = relative.split("/")
+        count = 0
+        for index, name in enumerate(parts):
+            if name in ("", "."):
+                continue
+            if name == "..":
+                if not done:
+                    raise LinkError("leads outside the repository")
+                done.pop()
+                continue
+            done.append(name)
+            current = "/".join(done)
+            kind = self.side.kind_of(current)
+            if kind == LINK:
+                current, used = self.follow(current)
+                count += used
+                if count > MAX_LINKS:
+                    raise LinkError("has too many levels of links (a loop?)")
+                kind = self.side.kind_of(current)
+                done = current.split("/") if current else []
+            if index < len(parts) - 1 and kind != "dir":
+                # Something follows (a trailing `/` too): this must be a folder.
+                what = "does not exist" if kind is None else "is not a folder"
+                raise LinkError(f"leads through {quoted(current)}, which {what}")
+        return "/".join(done), count
 
-def folder_aliases(side: Tree | WorkTree) -> set[str]:
-    """The names files have through links to folders: with `actions` a link to `stuff/`, the
-    file `stuff/deploy.yaml` is read as `actions/deploy.yaml` by whoever opens that, so it is an
-    action by name. Links reached through other links are followed too (`conf` -> `sel/a`,
-    `sel/a/sub` -> `envs/prod`: `conf/sub/x`), up to FOLDER_LINK_DEPTH in a row and
-    MAX_ALIASES names: a loop (`a` -> `.`) names files without end."""
-    paths = list(side.paths())
-    folders: list[tuple[str, str]] = []  # a link to a folder, and that folder's prefix
-    for link in paths:
-        if side.kind_of(link) != LINK:
-            continue
+    def node(self, path: str) -> Node:
+        """What the entry `path` (in a folder that exists, reached without links) leads to."""
+        found = self._nodes.get(path)
+        if found is None:
+            found = self._nodes[path] = self._node(path)
+        return found
+
+    def _node(self, path: str) -> Node:
+        kind = self.side.kind_of(path)
+        if kind != LINK:
+            return Node(kind or "missing", path)
         try:
-            target = resolve(link, side.kind_of, side.read_link, folder=True)
-        except LinkError:
-            continue
-        if side.kind_of(target) not in ("file", GITLINK):
-            folders.append((link, f"{target}/" if target else ""))
-    aliases: set[str] = set()
-    names = folders
-    for _ in range(FOLDER_LINK_DEPTH):
-        for name, prefix in names:
-            aliases.update(f"{name}/{p[len(prefix) :]}" for p in paths if p.startswith(prefix))
-        names = [
-            (f"{name}/{link[len(prefix) :]}", target)
-            for name, prefix in names
-            for link, target in folders
-            if link.startswith(prefix)
-        ]
-        if not names or len(aliases) > MAX_ALIASES:
-            break
-    return aliases
+            target, _ = self.follow(path)
+        except LinkError as error:
+            return Node("error", path, True, str(error))
+        kind = self.side.kind_of(target)
+        if kind == "file" and isinstance(self.side, WorkTree) and not self.side.known(target):
+            message = f"leads to {quoted(target)}, which git ignores (a checkout lacks it)"
+            return Node("error", target, True, message)
+        return Node(kind or "missing", target, True)
+
+    def resolve(self, path: str) -> str:
+        """The file the repository path `path` names (LinkError when it names none), as a
+        program opening `path` reads it."""
+        resolved, links = self.walk("", path)
+        kind = self.side.kind_of(resolved)
+        if kind == "file":
+            if isinstance(self.side, WorkTree) and not self.side.known(resolved):
+                message = f"leads to {quoted(resolved)}, which git ignores (a checkout lacks it)"
+                raise LinkError(message)
+            return resolved
+        raise LinkError(not_a_file(kind, resolved, through_link=links > 0))
 
 
-def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:
-    """Blobs by object id with one `git cat-file --batch`; a blob larger than the loader's
-    limit is read only one byte past it (enough for the loader to refuse it)."""
-    wanted = sorted(set(oids.values()))
-    if not wanted:
-        return {}
-    sizes = git(root, "cat-file", "--batch-check", input="".join(f"{o}\n" for o in wanted).encode())
-    small, contents = [], {}
-    for oid, line in zip(wanted, sizes.decode().splitlines(), strict=True):
-        fields = line.split()
-        if len(fields) != 3 or fields[1] != "blob":
-            raise GitError(f"object {oid} is not a file ({line})")
-        if int(fields[2]) > DEFAULT_LIMITS.max_bytes:
-            contents[oid] = _blob_head(root, oid, DEFAULT_LIMITS.max_bytes + 1)
-        else:
-            small.append(oid)
-    output = git(root, "cat-file", "--batch", input="".join(f"{o}\n" for o in small).encode())
-    position = 0
-    for oid in small:
-        header_end = output.index(b"\n", position)
-        size = int(output[position:header_end].split()[2])
-        contents[oid] = output[header_end + 1 : header_end + 1 + size]
-        position = header_end + 1 + size + 1  # the content is followed by a newline
-    return {path: contents[oid] for path, oid in oids.items()}
-
-
-def _blob_head(root: Path, oid: str, limit: int) -> bytes:
-    command, environment = git_command(root, ["cat-file", "blob", oid])
-    with subprocess.Popen(
-        command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=environment
-    ) as process:
-        assert process.stdout is not None
-        data = process.stdout.read(limit)
-        process.kill()  # the rest is never needed
-    return data
+def not_a_file(kind: str | None, path: str, *, through_link: bool) -> str:
+    """Why a name is not a file: it is a folder, a submodule or nothing (through a link or
+    not)."""
+    if not through_link:
+        what = {GITLINK: "is a submodule", "dir": "is a folder"}.get(kind or "", "does not exist")
+        return f"{what}, not a file" if kind in (GITLINK, "dir") else what
+    if kind == GITLINK:
+        return f"leads to the submodule {quoted(path)}"
+    if kind == "dir":
+        return f"leads to the folder {quoted(path or '.')}, not a file"
+    return f"leads to {quoted(path)}, which does not exist (a dangling link)"
 
 
 def transformed_paths(
@@ -578,30 +766,57 @@ def attribute_message(attributes: Sequence[str]) -> str:
     )
 
 
-def checkout_problems(paths: Sequence[str]) -> list[Problem]:
+def repository_refused(top: str, error: GitError) -> GitError:
+    """git refused to answer about the work tree `top` (its ownership, a broken `.git`): the
+    command stops, as it would with no answer at all (never "no problem")."""
+    return GitError(
+        f"git cannot read the repository {visible(top)}, so its attributes cannot be checked: "
+        f"{error}"
+    )
+
+
+class Located(NamedTuple):
+    """Where a file named on the command line is: the work tree its name is in (resolved;
+    None: none), and the file it leads to (resolved)."""
+
+    top: str | None
+    real: str
+
+
+def locate(paths: Iterable[str]) -> dict[str, Located]:
+    """Each path's work tree and file, each folder asked about once (see `work_tree_of`)."""
+    tops: dict[str, str | None] = {}
+    resolved: dict[str, str] = {}
+    located = {}
+    for path in paths:
+        top = work_tree_of(path, tops)
+        if top is not None and top not in resolved:
+            resolved[top] = os.path.realpath(top)
+        located[path] = Located(None if top is None else resolved[top], os.path.realpath(path))
+    return located
+
+
+def checkout_problems(
+    paths: Sequence[str], located: Mapping[str, Located] | None = None
+) -> list[Problem]:
     """`check`: a problem for each file in a git work tree that an attribute transforms
     (`paths` as the user gave them; a link is judged by the file it leads to). One
     `git check-attr` per work tree the files are in (one, usually); a file in no work tree
-    (no `.git` above it) costs no git process."""
-    real = {path: os.path.realpath(path) for path in paths}
+    (no `.git` above it) costs no git process. GitError when git refuses a work tree: what it
+    would have said is unknown, so nothing passes for checked."""
+    located = locate(paths) if located is None else located
+    real = {path: located[path].real for path in paths}
     by_tree: dict[str, list[str]] = {}
-    if os.environ.get("GIT_DIR"):
-        # git takes the files to be in that repository's work tree, wherever a `.git` is.
-        top = _environment_work_tree()
-        if top is not None:
-            by_tree[top] = [t for t in real.values() if t.startswith(os.path.join(top, ""))]
-    else:
-        tops: dict[str, str | None] = {}
-        for target in real.values():
-            found_top = _work_tree(os.path.dirname(target), tops)
-            if found_top is not None:
-                by_tree.setdefault(found_top, []).append(target)
+    for path, target in real.items():
+        top = located[path].top
+        if top is not None and inside(target, top):
+            by_tree.setdefault(top, []).append(target)
     found: dict[str, list[str]] = {}
     for top, targets in by_tree.items():
         try:
             found.update(transformed_paths(Path(top), targets, None, False))
-        except GitError:  # not a work tree after all (a bare repository's folder, a submodule)
-            continue
+        except GitError as error:
+            raise repository_refused(top, error) from None
     return [
         Problem(path, 0, 0, "", attribute_message(found[real[path]]), Rule.GIT_ATTRIBUTE)
         for path in paths
@@ -609,17 +824,122 @@ def checkout_problems(paths: Sequence[str]) -> list[Problem]:
     ]
 
 
-def _environment_work_tree() -> str | None:
-    """The work tree of the repository `GIT_DIR` names (None: a bare one)."""
-    try:
-        top = git(".", "rev-parse", "--show-toplevel")[:-1]  # less git's closing newline
-    except GitError:
-        return None
-    return os.path.realpath(os.fsdecode(top)) if top else None
+OUTSIDE_MESSAGE = (
+    "is a link to a file outside {where}, so it is not read: what is checked must be part of "
+    "what is reviewed; make the profile a regular file, or link it to a file committed in the "
+    "repository"
+)
 
 
-def _work_tree(folder: str, known: dict[str, str | None]) -> str | None:
-    """The nearest folder at or above `folder` holding `.git` (None: none), remembered."""
+def outside_problems(
+    paths: Sequence[str], located: Mapping[str, Located] | None = None
+) -> dict[str, Problem]:
+    """`check`, before reading anything: each of `paths` whose links lead out of the git work
+    tree it is in (outside any work tree: out of both the folder checked, the current one, and
+    the folder the file is named in). Such a file is not read: it may exist on one machine
+    only (the CI runner's strict profile, a secret), and its bytes must not reach a report."""
+    located = locate(paths) if located is None else located
+    here = os.path.realpath(os.curdir)
+    refused = {}
+    for path in paths:
+        top, real = located[path]
+        if top is not None:
+            bounds, where = [top], "the repository"
+        else:
+            bounds = [here, os.path.realpath(os.path.dirname(os.path.abspath(path)))]
+            where = "the folder checked (there is no git repository here)"
+        if not any(inside(real, bound) for bound in bounds):
+            message = OUTSIDE_MESSAGE.format(where=where)
+            refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
+    return refused
+
+
+def collision_problems(
+    paths: Sequence[str], located: Mapping[str, Located] | None = None
+) -> list[Problem]:
+    """`check`: each of `paths` that another name in its repository (what the index holds) or,
+    outside one, in its folder, is one file with on a case-insensitive or normalising file
+    system (`name_folding`). GitError when git refuses the repository."""
+    from .name_folding import collision_message
+
+    located = locate(paths) if located is None else located
+    listings: dict[str, _Listing] = {}
+    problems = []
+    for path in paths:
+        top = located[path].top
+        if top is None:  # the names in the file's own folder
+            shown = os.path.basename(path)
+            folder = os.path.dirname(os.path.abspath(path))
+            if folder not in listings:
+                listings[folder] = _Listing.of_folder(folder)
+            found = listings[folder].collisions(shown)
+        else:
+            if top not in listings:
+                listings[top] = _Listing.of_index(top)
+            shown = os.path.relpath(os.path.abspath(path), top).replace(os.sep, "/")
+            found = listings[top].collisions(shown)
+        if found:
+            message = collision_message(shown, found)
+            problems.append(Problem(path, 0, 0, "", message, Rule.FILE_NAME_COLLISION))
+    return problems
+
+
+class _Listing:
+    """The names a repository's index holds (or a folder's), to find a name's twins in: each
+    folder's names folded once, however many names are checked."""
+
+    def __init__(self, entries: set[str], children: Mapping[str, Collection[str]]) -> None:
+        self.entries = entries
+        self.children = children
+        self._folded: dict[str, dict[str, list[str]]] = {}
+
+    @classmethod
+    def of_index(cls, top: str) -> _Listing:
+        try:
+            output = git(top, "ls-files", "-z", "--cached", "--full-name")
+        except GitError as error:
+            raise repository_refused(top, error) from None
+        entries = set(filter(None, _fields(output)))
+        return cls(entries, _children(entries))
+
+    @classmethod
+    def of_folder(cls, folder: str) -> _Listing:
+        names = os.listdir(folder) if os.path.isdir(folder) else []
+        files = {name for name in names if not os.path.isdir(os.path.join(folder, name))}
+        return cls(files, {"": names})
+
+    def _folded_children(self, folder: str) -> dict[str, list[str]]:
+        from .name_folding import folded_names
+
+        if folder not in self._folded:
+            self._folded[folder] = folded_names(self.children.get(folder, ()))
+        return self._folded[folder]
+
+    def collisions(self, path: str) -> list[str]:
+        from .name_folding import collisions
+
+        return collisions(
+            path,
+            self._folded_children,
+            lambda name: name in self.entries or name == path,
+        )
+
+
+def inside(path: str, folder: str) -> bool:
+    """Whether the absolute `path` is `folder` or lies below it (both resolved already)."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
+    """The work tree the file named `path` lies in: the one `GIT_DIR` (and `GIT_WORK_TREE`)
+    name, where git takes every file to be; else the nearest folder above its name (as given,
+    before any link is followed: where the name is) holding `.git`; None for none. `known`
+    remembers the folders already asked about."""
+    if os.environ.get("GIT_DIR"):
+        if "\0GIT_DIR" not in known:
+            known["\0GIT_DIR"] = _environment_work_tree()
+        return known["\0GIT_DIR"]
+    folder = os.path.dirname(os.path.abspath(path))
     walked = []
     current = folder
     while current not in known:
@@ -635,3 +955,12 @@ def _work_tree(folder: str, known: dict[str, str | None]) -> str | None:
     for step in walked:
         known[step] = known[current]
     return known[folder]
+
+
+def _environment_work_tree() -> str | None:
+    """The work tree of the repository `GIT_DIR` names (None: a bare one)."""
+    try:
+        top = git(".", "rev-parse", "--show-toplevel")[:-1]  # less git's closing newline
+    except GitError:
+        return None
+    return os.path.realpath(os.fsdecode(top)) if top else None

@@ -3,9 +3,14 @@ tree, the index (what is staged) or another revision.
 
 Every git command runs at the top of the repository, so paths are repository paths whatever
 folder the user is in; reports name files relative to the user's folder, as `git status` does.
-Files are read by object id (`git_objects`), links followed inside the repository on each side,
-and a file that a git attribute transforms on checkout is refused: what is compared is what a
-checkout holds.
+Files are read by object id (`git_objects`), every name a file has through links is compared
+(`git_names`), a file that a git attribute transforms on checkout is refused, and names that a
+case-insensitive or normalising file system takes for one (`name_folding`) are refused when a
+change adds one: what is compared is what a checkout holds.
+
+A merge is compared with its first parent, as any commit is; a file the merge makes differ from
+every parent's version (a conflict resolved by hand, an "evil merge") is compared with each
+other parent too, and a loosening against any parent is a loosening.
 """
 
 from __future__ import annotations
@@ -21,22 +26,27 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .diff import Baseline, DiffReport, Finding, Version, build_report, compare_versions
-from .floor import Floor, Floors
+from .diff import Baseline, DiffReport, Finding, Verdict, Version, build_report, compare_versions
+from .floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
+from .git_names import LinkBudgetError, Named, named_files
 from .git_objects import (
     GITLINK,
     LINK,
     GitError,
     LinkError,
+    Links,
+    Node,
+    Side,
     Tree,
     WorkTree,
     attribute_message,
-    folder_aliases,
     git,
+    not_a_file,
     quoted,
     transformed_paths,
 )
 from .kinds import YAML_NAME, DocumentKind
+from .name_folding import collision_message, twin_groups
 
 __all__ = [
     "ChangedFile",
@@ -83,9 +93,6 @@ class ChangedFile:
     new_path: str | None  # None: deleted
 
 
-Side = Tree | WorkTree
-
-
 class Repository:
     """The git repository around a folder."""
 
@@ -94,11 +101,14 @@ class Repository:
             # `--show-cdup` is only `../` steps; the prefix, which may hold any byte (a
             # newline too), is the rest of the output less git's one closing newline.
             cdup, prefix = git(folder, "rev-parse", "--show-cdup", "--show-prefix").split(b"\n", 1)
-        except (GitError, ValueError):
+        except (GitError, ValueError) as error:
+            shown = visible(os.fsdecode(os.path.abspath(folder)))
+            if isinstance(error, GitError) and "not a git repository" not in str(error):
+                # A repository git refuses (its ownership, a broken .git): say git's words.
+                raise GitError(f"git cannot read the repository at {shown}: {error}") from None
             raise GitError(
-                f"{visible(os.fsdecode(os.path.abspath(folder)))} is not inside a git "
-                "repository; run this in a folder of your repository (or compare two files: "
-                "safety-profile diff OLD NEW)"
+                f"{shown} is not inside a git repository; run this in a folder of your "
+                "repository (or compare two files: safety-profile diff OLD NEW)"
             ) from None
         self.root = Path(os.path.realpath(os.path.join(folder, os.fsdecode(cdup))))
         self.prefix = os.fsdecode(prefix[:-1]).rstrip("/")  # the user's folder, as a repo path
@@ -157,6 +167,27 @@ class Repository:
             return old, Tree.of_revision(self.root, comparison.new_rev)
         return old, Tree.of_index(self.root) if comparison.staged else WorkTree(self.root)
 
+    def other_parents(self, comparison: GitComparison) -> list[str]:
+        """The parents of a merge besides the first, when the comparison is of the merge
+        against its first parent: `--to` a merge commit from its first parent, or, while a
+        merge is being committed, HEAD against what is staged or in the working tree
+        (`MERGE_HEAD` names the others; git writes it when a merge stops for a conflict or
+        `--no-commit`). Else none."""
+        if comparison.new_rev is not None:
+            try:
+                parents = self.git("rev-parse", f"{comparison.new_rev}^@").split()
+                first = self.git("rev-parse", "--verify", f"{comparison.old_rev}^{{commit}}")
+            except GitError:  # a tree, not a commit: no parents
+                return []
+            return parents[1:] if len(parents) > 1 and parents[0] == first.strip() else []
+        if comparison.old_rev != "HEAD":
+            return []
+        merge_head = self.root / self.git("rev-parse", "--git-path", "MERGE_HEAD").strip()
+        try:
+            return merge_head.read_text(encoding="ascii").split()
+        except OSError:  # no merge under way
+            return []
+
     def changed_files(self, comparison: GitComparison) -> tuple[list[ChangedFile], list[str]]:
         """Every file that differs between the two sides, and, against the working tree, files
         git does not track yet (and does not ignore); and the submodules that changed.
@@ -209,35 +240,6 @@ def _in_scope(path: str, pathspecs: Sequence[str]) -> bool:
     )
 
 
-def select(
-    changed: Sequence[ChangedFile],
-    kind: DocumentKind,
-    explicit: frozenset[str],
-    any_yaml: bool,
-) -> list[ChangedFile]:
-    """The changed files of `kind`: named like one (the pre-commit hook's pattern), or, when
-    the user named paths, any YAML file under them (`any_yaml`, any case, as the hooks match
-    names); a file named exactly is always taken. A rename between a name of the kind and
-    another is a deletion or an addition."""
-
-    def wanted(path: str | None) -> bool:
-        if path is None or not _in_scope(path, sorted(explicit)):
-            return False
-        if path in explicit:
-            return True
-        if any_yaml:
-            return bool(YAML_NAME.search(path)) and not kind.excluded(path)
-        return kind.matches(path)
-
-    selected = []
-    for change in changed:
-        old = change.old_path if wanted(change.old_path) else None
-        new = change.new_path if wanted(change.new_path) else None
-        if old is not None or new is not None:
-            selected.append(ChangedFile(old, new))
-    return selected
-
-
 SUBMODULE_CHANGED = (
     "a submodule changed; the profiles in it are not compared here: run safety-profile diff "
     "--git in the submodule"
@@ -249,76 +251,285 @@ def _problem(name: str, message: str, rule: Rule) -> Problem:
 
 
 def _a_mapping(text: str) -> bool:
+    """Whether a link's target, written as a file's text, reads as a YAML mapping."""
+    if not any(mark in text for mark in "{:?"):  # no flow mapping, key or explicit key
+        return False
     from cleveragents.reading.loaded_file import load_bytes
 
     return load_bytes(os.fsencode(text), text).mapping is not None
 
 
-class _Reader:
-    """Reads the files of one side as a checkout holds them: through links, refusing what an
-    attribute transforms, with a problem (named by the path) for what cannot be read."""
+def _wanted(kind: DocumentKind, pathspecs: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a name is compared: named like a file of `kind` (the pre-commit hook's
+    pattern), or, when the user named paths, any YAML file under them (`.yaml`/`.yml` in any
+    case, as the hooks match names); a file named exactly is always taken."""
+    explicit = frozenset(pathspecs)
 
-    def __init__(self, side: Side, repository: Repository, paths: Sequence[str]) -> None:
-        self.side = side
+    def wanted(path: str) -> bool:
+        if not _in_scope(path, pathspecs):
+            return False
+        if path in explicit:
+            return True
+        if pathspecs:
+            return bool(YAML_NAME.search(path)) and not kind.excluded(path)
+        return kind.matches(path)
+
+    return wanted
+
+
+LINK_SUFFIX = "; a profile that is a link must lead to a file committed in the repository"
+MAPPING_LINK = (
+    "is a link whose target's name is itself a YAML mapping: a checkout without links "
+    "(core.symlinks=false, Windows' default) writes it as a file holding that name, which "
+    "reads as a profile; rename the target"
+)
+
+
+def _holds(side: Side, entry: str | None, node: Node, name: str) -> str | tuple[str] | None:
+    """What `side` gives a program that opens `name`: the repository path of a file, None for
+    nothing (no such name, or a folder of that name), or, in a 1-tuple, why it cannot be read
+    (a link that leaves the repository, dangles, loops; a submodule)."""
+    if entry is not None and side.kind_of(entry) == LINK and _a_mapping(side.read_link(entry)):
+        return (f"{side.label}: {quoted(name)} {MAPPING_LINK}",)
+    if node.kind == "file":
+        return node.path
+    if node.kind in ("missing", "dir") and not node.through_link:
+        return None
+    if node.kind == "error":
+        message = node.error
+    else:
+        message = not_a_file(node.kind, node.path, through_link=node.through_link)
+    if message.startswith(("leads", "has")):  # a link was followed
+        message += LINK_SUFFIX
+    return (f"{side.label}: {quoted(name)} {message}",)
+
+
+@dataclass(slots=True)
+class _Pair:
+    """A name the two sides give different files (or a file on one side only)."""
+
+    name: str
+    old: str | None  # the file each side gives the name (a repository path); None: none
+    new: str | None
+    old_data: bytes | None = None
+    new_data: bytes | OSError | None = None
+
+
+def _same_file(old_side: Tree, old: str, new_side: Side, new: str, changed: frozenset[str]) -> bool:
+    """Whether two files are known to hold the same bytes without reading them: the same blob
+    in two trees, or the same path that git says did not change."""
+    if isinstance(new_side, Tree):
+        return old_side.same_file(old, new_side, new)
+    return old == new and new not in changed
+
+
+class _Comparison:
+    """The new side against one old side: every name of the kind on either side (through
+    links), what each gives, the problems of the new side, and the pairs that differ, read."""
+
+    def __init__(
+        self,
+        repository: Repository,
+        old_links: Links[Side],
+        new_links: Links[Side],
+        changed: frozenset[str],
+        wanted: Callable[[str], bool],
+        pathspecs: Sequence[str],
+    ) -> None:
         self.repository = repository
-        self.resolved: dict[str, str | Problem] = {}
-        for path in paths:
-            shown = quoted(path)
-            try:
-                if side.kind_of(path) == LINK and _a_mapping(side.read_link(path)):
-                    message = (
-                        "is a link whose target's name is itself a YAML mapping: a checkout "
-                        "without links (core.symlinks=false, Windows' default) writes it as a "
-                        "file holding that name, which reads as a profile; rename the target"
-                    )
-                else:
-                    self.resolved[path] = side.resolve(path)
-                    continue
-            except LinkError as error:
-                message = str(error)
-                if message.startswith(("leads", "has")):  # a link was followed
-                    message += (
-                        "; a profile that is a link must lead to a file committed in the repository"
-                    )
-            self.resolved[path] = _problem(
-                repository.display_path(path), f"{side.label}: {shown} {message}", Rule.GIT_LINK
+        old_side = old_links.side
+        assert isinstance(old_side, Tree)
+        self.old_side = old_side
+        self.new_side = new_links.side
+        self.problems: list[Problem] = []
+        self.pairs: list[_Pair] = []
+        self.names: list[Named] = []
+        try:
+            self.names = list(named_files(old_links, new_links, wanted, pathspecs))
+        except LinkBudgetError as error:
+            self.problems.append(
+                _problem(
+                    repository.display_path(error.name),
+                    f"{quoted(error.name)}: the folder links of the two sides give more pairs of "
+                    f"folders than a repository of this size can ({error.budget:,}), so not "
+                    "every name could be compared; remove the links that lead back into "
+                    "folders they are in",
+                    Rule.GIT_LINK,
+                )
             )
-        targets = {t for t in self.resolved.values() if isinstance(t, str)}
+            return
+        shown = repository.display_path
+        new_holds = {n.name: _holds(self.new_side, n.new_entry, n.new, n.name) for n in self.names}
+        self.problems += [
+            _problem(shown(name), held[0], Rule.GIT_LINK)
+            for name, held in new_holds.items()
+            if isinstance(held, tuple)
+        ]
+        self.refused = self._attribute_problems(
+            self.new_side, {name: h for name, h in new_holds.items() if isinstance(h, str)}
+        )
+        old_pairs: dict[str, str] = {}
+        for named in self.names:
+            new = new_holds[named.name]
+            if isinstance(new, tuple) or named.name in self.refused:
+                continue
+            old = _holds(old_side, named.old_entry, named.old, named.name)
+            if isinstance(old, tuple):
+                self.problems.append(_problem(shown(named.name), old[0], Rule.GIT_LINK))
+                continue
+            if old is None and new is None:
+                continue
+            if (
+                old is not None
+                and new is not None
+                and _same_file(old_side, old, self.new_side, new, changed)
+            ):
+                continue
+            if old is not None:
+                old_pairs[named.name] = old
+            self.pairs.append(_Pair(named.name, old, new))
+        # The old side's files are refused too when an attribute transforms them there.
+        refused_old = self._attribute_problems(old_side, old_pairs)
+        self.pairs = [pair for pair in self.pairs if pair.name not in refused_old]
+        self._read()
+
+    def _attribute_problems(self, side: Side, files: Mapping[str, str]) -> set[str]:
+        """The names (of `files`: name -> the file it gives) whose file an attribute
+        transforms on `side`, each reported."""
         tree = side if isinstance(side, Tree) else None
-        self.attributes = transformed_paths(
-            repository.root,
-            sorted(targets),
+        attributes = transformed_paths(
+            self.repository.root,
+            sorted(set(files.values())),
             None if tree is None else tree.revision,
             cached=tree is not None,
         )
-        for path, target in self.resolved.items():
-            if isinstance(target, str) and target in self.attributes:
-                through = "" if target == path else f" (through the link to {quoted(target)})"
-                self.resolved[path] = _problem(
-                    repository.display_path(path),
-                    f"{side.label}{through}: {attribute_message(self.attributes[target])}",
-                    Rule.GIT_ATTRIBUTE,
-                )
+        refused = set()
+        for name, target in files.items():
+            if target in attributes:
+                through = "" if target == name else f" (through the link to {quoted(target)})"
+                message = f"{side.label}{through}: {attribute_message(attributes[target])}"
+                shown = self.repository.display_path(name)
+                self.problems.append(_problem(shown, message, Rule.GIT_ATTRIBUTE))
+                refused.add(name)
+        return refused
 
-    def problems(self) -> list[Problem]:
-        return [p for p in self.resolved.values() if isinstance(p, Problem)]
-
-    def read(self) -> dict[str, bytes | OSError]:
-        targets = sorted({t for t in self.resolved.values() if isinstance(t, str)})
-        contents: dict[str, bytes | OSError] = {}
-        if isinstance(self.side, Tree):
-            contents.update(self.side.read(targets))
+    def _read(self) -> None:
+        old_data = self.old_side.read(sorted({p.old for p in self.pairs if p.old is not None}))
+        new_paths = sorted({p.new for p in self.pairs if p.new is not None})
+        new_data: dict[str, bytes | OSError] = {}
+        if isinstance(self.new_side, Tree):
+            new_data.update(self.new_side.read(new_paths))
         else:
-            for target in targets:
+            for path in new_paths:
                 try:
-                    contents.update(self.side.read([target]))
+                    new_data.update(self.new_side.read([path]))
                 except OSError as error:  # a working-tree file that cannot be read
-                    contents[target] = error
-        return {
-            path: contents[target]
-            for path, target in self.resolved.items()
-            if isinstance(target, str)
-        }
+                    new_data[path] = error
+        differ = []
+        for pair in self.pairs:
+            pair.old_data = None if pair.old is None else old_data[pair.old]
+            pair.new_data = None if pair.new is None else new_data[pair.new]
+            if pair.old_data is None or pair.old_data != pair.new_data:
+                differ.append(pair)  # else a checkout holds the same file (a link now, ...)
+        self.pairs = differ
+
+
+def _twin_problems(
+    repository: Repository, old_side: Tree, new_side: Side, comparison: _Comparison
+) -> list[Problem]:
+    """Names a case-insensitive or normalising file system takes for one (`name_folding`),
+    where one of them is a file of the kind, the file one leads to, or a folder holding one,
+    and the change adds one of them: a checkout there holds one file for both. Each of them is
+    an error, and so is each name of the kind that leads to one (through a link or a folder)."""
+    reading: dict[str, set[str]] = {}  # a path -> the names of the kind that read through it
+    for named in comparison.names:
+        paths = {named.name, *([named.new.path] if named.new.kind == "file" else [])}
+        for path in paths:
+            for through in (path, *_folders_above(path)):
+                reading.setdefault(through, set()).add(named.name)
+    problems = []
+    for group in twin_groups(new_side.paths()):
+        if not any(member in reading for member in group):
+            continue
+        if all(old_side.kind_of(member) is not None for member in group):
+            continue  # the change adds none of them
+        for member in group:
+            others = [other for other in group if other != member]
+            message = f"{new_side.label}: {collision_message(member, others)}"
+            shown = repository.display_path(member)
+            problems.append(_problem(shown, message, Rule.FILE_NAME_COLLISION))
+            for name in sorted(reading.get(member, set()) - set(group)):
+                message = (
+                    f"{new_side.label}: {quoted(name)} is read through {quoted(member)}, and "
+                    f"{collision_message(member, others)}"
+                )
+                shown = repository.display_path(name)
+                problems.append(_problem(shown, message, Rule.FILE_NAME_COLLISION))
+    return problems
+
+
+def _folders_above(path: str) -> Iterator[str]:
+    folder = path.rpartition("/")[0]
+    while folder:
+        yield folder
+        folder = folder.rpartition("/")[0]
+
+
+class RevisionFiles(FloorFiles):
+    """The pyproject.toml files and floor files of one side of a comparison (a revision or
+    the index), as a checkout of it holds them: read by object id, through its links, never
+    out of the repository. Paths are absolute, below the repository's root."""
+
+    def __init__(self, root: Path, links: Links[Side], *, labelled: bool = True) -> None:
+        self.root = root
+        self.links = links
+        self.tree = links.side
+        assert isinstance(self.tree, Tree)
+        # The old side's floors say which revision they are from; the new side's are the
+        # files as the change leaves them, named as the working tree's are.
+        self.label = f" {self.tree.label}" if labelled else ""
+
+    def _relative(self, path: str) -> str:
+        relative = os.path.relpath(path, self.root).replace(os.sep, "/")
+        return "" if relative == "." else relative
+
+    def upwards(self, folder: str) -> Iterator[str]:
+        while True:
+            yield folder
+            if self._relative(folder) == "":
+                return
+            folder = os.path.dirname(folder)
+
+    def config(self, folder: str) -> Configured | None:
+        pyproject = os.path.join(folder, CONFIG_FILE)
+        relative = self._relative(pyproject)
+        shown = f"{visible(os.path.relpath(pyproject))}{self.label}"
+        kind = self.tree.kind_of(relative)
+        if kind is None:
+            return None
+        try:
+            target = self.links.resolve(relative)
+        except LinkError as error:
+            raise FloorError(
+                f"{shown}: {error}, so the floor it may set cannot be read; make it a file",
+                Rule.FLOOR_OUTSIDE if "outside" in str(error) else Rule.FLOOR_UNUSABLE,
+            ) from None
+        data = self.tree.read([target])[target]
+        return parse_config(data, pyproject, shown)
+
+    def floor_file(self, spec: str, base: str, shown: str, where: str) -> tuple[bytes, int, str]:
+        from .floor import floor_identity, floor_outside
+
+        if spec.startswith("/"):
+            raise floor_outside(shown, where, "leads outside the repository")
+        try:
+            target = self.links.resolve(f"{self._relative(base)}/{spec}".lstrip("/"))
+        except LinkError as error:
+            if "outside" in str(error):
+                raise floor_outside(shown, where, "leads outside the repository") from None
+            raise FloorError(f"the floor {visible(shown)} ({where}): {error}") from None
+        data = self.tree.read([target])[target]
+        return data, len(data), floor_identity(str(self.root / target), data)
 
 
 def _verified(repository: Repository, comparison: GitComparison) -> GitComparison:
@@ -340,54 +551,16 @@ def _verified(repository: Repository, comparison: GitComparison) -> GitCompariso
     return comparison
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What to read on each side: the changes to compare, those compared only when the two
-    sides read differently (through links), and every file of the kind on the new side."""
-
-    changed: list[ChangedFile]
-    linked: list[ChangedFile]
-    everything_new: list[str]
-
-
-def _plan(
-    changed: list[ChangedFile],
-    old_side: Side,
-    new_side: Side,
-    selected: Callable[[list[ChangedFile]], list[ChangedFile]],
-) -> _Plan:
-    changed = selected(changed)
-    # A link's target can change while the link does not: every file of the kind that is a
-    # link on either side, or is named so only through a link to a folder, is compared too
-    # (and left out when both read the same).
-    old_aliases, new_aliases = folder_aliases(old_side), folder_aliases(new_side)
-    aliases = old_aliases | new_aliases
-    old_paths, new_paths = set(old_side.paths()) | old_aliases, set(new_side.paths()) | new_aliases
-    listed = {c.new_path for c in changed} | {c.old_path for c in changed}
-    linked = [
-        change
-        for change in selected([ChangedFile(p, p) for p in sorted(old_paths & new_paths)])
-        if change.old_path is not None
-        and change.old_path == change.new_path
-        and change.old_path not in listed
-        and (
-            change.old_path in aliases
-            or LINK in (old_side.kind_of(change.old_path), new_side.kind_of(change.old_path))
-        )
-    ]
-    # Added and deleted behind a folder link: named so only through it on one side.
-    changed += selected(
-        [ChangedFile(p, None) for p in sorted(old_paths - new_paths) if p in aliases]
-        + [ChangedFile(None, p) for p in sorted(new_paths - old_paths) if p in aliases]
-    )
-    # Every file of the kind on the new side is read, so a commit that only adds an attribute
-    # (or moves a link's target) is still seen.
-    everything_new = [
-        c.new_path
-        for c in selected([ChangedFile(None, p) for p in sorted(new_paths)])
-        if c.new_path is not None
-    ]
-    return _Plan(changed, linked, everything_new)
+def _changed_paths(
+    repository: Repository, comparison: GitComparison, new_side: Side
+) -> tuple[frozenset[str], list[str]]:
+    """Every path git says differs between the two sides (and, against the working tree, those
+    it does not track yet or is told not to look at), and the submodules that changed."""
+    changed, submodules = repository.changed_files(comparison)
+    paths = {path for change in changed for path in (change.old_path, change.new_path) if path}
+    if isinstance(new_side, WorkTree):
+        paths |= new_side.unwatched | new_side.sparse_paths()
+    return frozenset(paths), submodules
 
 
 def diff_against_git(
@@ -400,9 +573,13 @@ def diff_against_git(
     *,
     defer_invalid: bool = False,
 ) -> DiffReport:
-    """`safety-profile diff --git REV [PATH...]`: each changed file of `kind` at both sides, as
-    a checkout of each side holds it; an added profile is compared with `baseline`, else with
-    the floor `floors` finds for its file in the working tree, else with the built-in default;
+    """`safety-profile diff --git REV [PATH...]`: each file of `kind` that differs between the
+    two sides, under every name it has (through links), as a checkout of each side holds it.
+    An added profile is compared with `baseline`; without one, it and every changed profile
+    are held to the floors `floors` finds for the file on each side (the configuration as the
+    old revision holds it and as the new side does: a change can add a floor, never lift
+    one), else an added one is compared with the built-in default. With the configured
+    floors, a change to a floor itself is compared like a profile's (`kind` profile).
     `defer_invalid` as `compare_versions` takes it.
 
     Raises GitError when git cannot answer (not a repository, an unknown revision), FloorError
@@ -412,63 +589,224 @@ def diff_against_git(
         floors.for_folder(repository.root)
     comparison = _verified(repository, comparison)
     pathspecs = [repository.repository_path(path) for path in user_paths]
+    wanted = _wanted(kind, pathspecs)
     old_side, new_side = repository.sides(comparison)
-    changed, submodules = repository.changed_files(comparison)
-    if isinstance(new_side, WorkTree):  # files `git diff` is told not to look at
-        listed = {c.new_path for c in changed}
-        changed += [
-            ChangedFile(path if path in old_side.entries else None, path)
-            for path in sorted(new_side.unwatched - listed)
-        ]
-    plan = _plan(
-        changed,
-        old_side,
-        new_side,
-        lambda changes: select(changes, kind, frozenset(pathspecs), any_yaml=bool(pathspecs)),
-    )
-    compared = [*plan.changed, *plan.linked]
-    old_reader = _Reader(old_side, repository, sorted({c.old_path for c in compared if c.old_path}))
-    new_reader = _Reader(
-        new_side,
-        repository,
-        sorted({*plan.everything_new, *(c.new_path for c in plan.changed if c.new_path)}),
-    )
-    results: list[tuple[list[Finding], list[Problem]]] = [([], [p]) for p in new_reader.problems()]
-    refused = {p.file for p in new_reader.problems()}
-    old_data, new_data = old_reader.read(), new_reader.read()
-    for change in compared:
-        name = repository.display_path(change.new_path or change.old_path or "")
-        if name in refused:
-            continue
-        old_problem = old_reader.resolved.get(change.old_path or "")
-        if isinstance(old_problem, Problem):
-            results.append(([], [old_problem]))
-            continue
-        old_bytes = old_data.get(change.old_path or "")
-        new_bytes = new_data.get(change.new_path or "")
-        if isinstance(new_bytes, OSError):
-            results.append(([], [file_problem(new_bytes, name)]))
-            continue
-        assert not isinstance(old_bytes, OSError)
-        if old_bytes is not None and old_bytes == new_bytes:
-            continue  # a checkout holds the same file (a link now, a mode changed)
-        old_name = repository.display_path(change.old_path) if change.old_path else ""
-        file_baseline: Baseline | Sequence[Floor] | None = baseline
-        if baseline is None and floors is not None and change.new_path is not None:
-            file_baseline = floors.for_file(str(repository.root / change.new_path)) or None
-        results.append(
-            compare_versions(
-                kind,
-                Version(old_name, old_bytes, origin=old_side.revision or ""),
-                Version(name, new_bytes),
-                name,
-                file_baseline,
-                defer_invalid=defer_invalid,
+    others: list[Tree] = []
+    try:
+        changed, submodules = _changed_paths(repository, comparison, new_side)
+        old_links, new_links = Links(old_side), Links(new_side)
+        main = _Comparison(repository, old_links, new_links, changed, wanted, pathspecs)
+        results: list[tuple[list[Finding], list[Problem]]] = [([], main.problems)]
+        results.append(([], _twin_problems(repository, old_side, new_side, main)))
+        sides = None if floors is None else _SideFloors(repository, floors, old_links, new_links)
+        for pair in main.pairs:
+            # An explicit --baseline is the baseline instead of the floors (`check` still
+            # holds the file to them); the floor's own review below stands either way.
+            held = sides is not None and baseline is None
+            file_floors = sides.for_file(pair.name) if sides is not None and held else ()
+            file_baseline = baseline if baseline is not None else (file_floors or None)
+            results.append(
+                _compare_pair(
+                    kind, repository, old_side, pair, file_baseline, file_floors, defer_invalid
+                )
             )
-        )
+        if sides is not None and sides.configured and kind.name == "profile":
+            compared = {pair.name for pair in main.pairs}
+            results.append((sides.floor_changes(pathspecs, compared), []))
+        parents = repository.other_parents(comparison)
+        if parents:
+            others = [Tree.of_revision(repository.root, parent) for parent in parents]
+            # A field loosened from the same value against two parents is said once.
+            first = {(f.file, f.path, f.rule, repr(f.old)) for found, _ in results for f in found}
+            merged = _against_other_parents(
+                kind, repository, comparison, main, others, new_links, new_side
+            )
+            results.append(
+                ([f for f in merged if (f.file, f.path, f.rule, repr(f.old)) not in first], [])
+            )
+    finally:
+        for side in (old_side, new_side, *others):
+            side.close()
     results += [
         ([], [_problem(repository.display_path(path), SUBMODULE_CHANGED, Rule.GIT_SUBMODULE)])
         for path in submodules
         if _in_scope(path, pathspecs)
     ]
-    return build_report(results)
+    return build_report([result for result in results if result != ([], [])])
+
+
+class _SideFloors:
+    """The floors of each side of a comparison: the configuration and floor files as the old
+    revision holds them, and as the new side does (the working tree's from disk)."""
+
+    def __init__(
+        self, repository: Repository, floors: Floors, old_links: Links[Side], new_links: Links[Side]
+    ) -> None:
+        self.repository = repository
+        self.configured = floors.setting.configured
+        self.old = Floors(floors.setting, floors.environ, RevisionFiles(repository.root, old_links))
+        self.new = floors
+        if isinstance(new_links.side, Tree):
+            files = RevisionFiles(repository.root, new_links, labelled=False)
+            self.new = Floors(floors.setting, floors.environ, files)
+        self.old_side, self.new_side = old_links.side, new_links.side
+
+    def for_file(self, name: str) -> tuple[Floor, ...]:
+        """The floors a file named `name` (a repository path) is held to: those of the new
+        side, then those of the old side that are not the same floor file with the same
+        bytes (a floor file changed on the way is held to in both versions)."""
+        path = str(self.repository.root / name)
+        found = {floor.identity: floor for floor in self.new.for_file(path)}
+        for floor in self.old.for_file(path):
+            found.setdefault(floor.identity, floor)
+        return tuple(found.values())
+
+    def floor_changes(self, pathspecs: Sequence[str], compared: set[str]) -> list[Finding]:
+        """What the change does to the floors the repository's pyproject.toml files set: a
+        floor no longer set loosens (floor.removed); a floor file whose bytes changed is
+        compared like a profile (unless it is a profile by name, compared already), and a
+        floor replaced by another is compared with it, field by field."""
+        root = self.repository.root
+        pyprojects = {
+            path.rpartition("/")[0]
+            for side in (self.old_side, self.new_side)
+            for path in side.paths()
+            if path.rpartition("/")[2] == CONFIG_FILE
+        }
+        findings: list[Finding] = []
+        for folder in sorted(pyprojects):
+            absolute = str(root / folder) if folder else str(root)
+            before = self.old.configured(absolute)
+            if before is None:
+                continue
+            pyproject = posixpath.join(folder, CONFIG_FILE)
+            if not _in_scope(pyproject, pathspecs):
+                continue
+            old_floor = self.old.configured_floor(before)
+            after = self.new.configured(absolute)
+            shown = self.repository.display_path(pyproject)
+            if after is None:
+                findings.append(_floor_removed(shown, old_floor))
+                continue
+            new_floor = self.new.configured_floor(after)
+            if new_floor.identity != old_floor.identity:
+                findings += self._compared(shown, old_floor, new_floor, compared)
+        return findings
+
+    def _compared(
+        self, pyproject: str, old: Floor, new: Floor, compared: set[str]
+    ) -> list[Finding]:
+        from cleveragents.domain.models.core.strictness import compare_values
+
+        from .kinds import KINDS
+        from .rendering import change_text
+
+        old_file, new_file = (floor.identity.split("\0")[0] for floor in (old, new))
+        root = str(self.repository.root)
+        if old_file == new_file and old_file.startswith(root + os.sep):
+            name = os.path.relpath(new_file, root).replace(os.sep, "/")
+            if name in compared:
+                return []  # a profile by its name: compared as one already
+            shown = self.repository.display_path(name)
+            return compare_versions(
+                KINDS["profile"],
+                Version(shown, old.data, origin=self.old_side.revision or ""),
+                Version(shown, new.data),
+                shown,
+            )[0]
+        # Another floor in its place: field by field, placed on the pyproject.toml.
+        return [
+            Finding(
+                pyproject,
+                0,
+                0,
+                change.field,
+                Verdict(change.change.value),
+                f"{change_text(change)} (the floor {visible(new.source)} in place of "
+                f"{visible(old.source)})",
+                Rule(f"{change.change.value}.{change.field}"),
+                change.old,
+                change.new,
+            )
+            for change in compare_values(old.profile, new.profile)
+        ]
+
+
+def _floor_removed(pyproject: str, floor: Floor) -> Finding:
+    return Finding(
+        pyproject,
+        0,
+        0,
+        "",
+        Verdict.LOOSENS,
+        f"the floor {visible(floor.source)} is no longer set: the profiles below this folder "
+        "are no longer held to it",
+        Rule.FLOOR_REMOVED,
+    )
+
+
+def _compare_pair(
+    kind: DocumentKind,
+    repository: Repository,
+    old_side: Tree,
+    pair: _Pair,
+    baseline: Baseline | Sequence[Floor] | None,
+    floors: Sequence[Floor],
+    defer_invalid: bool,
+) -> tuple[list[Finding], list[Problem]]:
+    name = repository.display_path(pair.name)
+    if isinstance(pair.new_data, OSError):
+        return [], [file_problem(pair.new_data, name)]
+    old_name = name if pair.old is not None else ""
+    return compare_versions(
+        kind,
+        Version(old_name, pair.old_data, origin=old_side.revision or ""),
+        Version(name, pair.new_data),
+        name,
+        baseline,
+        floors=floors,
+        defer_invalid=defer_invalid,
+    )
+
+
+def _against_other_parents(
+    kind: DocumentKind,
+    repository: Repository,
+    comparison: GitComparison,
+    main: _Comparison,
+    parents: Sequence[Tree],
+    new_links: Links[Side],
+    new_side: Side,
+) -> list[Finding]:
+    """A merge against its parents other than the first: each file the merge makes differ from
+    every parent's version (a conflict resolved by hand, an "evil merge") is compared with each
+    of them, and what it loosens is a loosening. A file the merge takes whole from one parent
+    is compared with the first parent only, as any change is."""
+    differ = {pair.name for pair in main.pairs if pair.old is not None and pair.new is not None}
+    against = []
+    for parent in parents:
+        against_parent = replace(comparison, old_rev=parent.revision or "")
+        changed, _ = _changed_paths(repository, against_parent, new_side)
+        other = _Comparison(repository, Links(parent), new_links, changed, differ.__contains__, ())
+        against.append((parent, {pair.name: pair for pair in other.pairs}))
+    # A file some parent holds as merged is that parent's change, not the merge's.
+    differ = {name for name in differ if all(name in pairs for _, pairs in against)}
+    findings = []
+    for parent, pairs in against:
+        for name in sorted(differ):
+            pair = pairs[name]
+            if pair.old is None or pair.new is None or isinstance(pair.new_data, OSError):
+                continue
+            shown = repository.display_path(name)
+            found, _ = compare_versions(
+                kind,
+                Version(shown, pair.old_data, origin=parent.revision or ""),
+                Version(shown, pair.new_data),
+                shown,
+            )
+            findings += [
+                replace(f, detail=f"{f.detail} (against the merged parent {parent.revision})")
+                for f in found
+                if f.verdict is Verdict.LOOSENS
+            ]
+    return findings

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .git_objects import LINK, GitError, LinkError, Tree, git, read_blobs
+from .git_objects import LINK, GitError, LinkError, Links, Tree, git, read_blobs
 
 __all__ = ["head_version"]
 
@@ -33,8 +33,11 @@ def head_version(root: str, path: str) -> bytes | None:
             entries[listed] = (mode, kind, object_id)
         if any(mode == LINK for mode, _, _ in entries.values()):
             tree = Tree.of_revision(Path(root), "HEAD")
-            target = tree.resolve(path)
-            return tree.read([target])[target]
+            try:
+                target = Links(tree).resolve(path)
+                return tree.read([target])[target]
+            finally:
+                tree.close()  # its cat-file process
         mode, kind, object_id = entries.get(path, ("", "", ""))
         if kind != "blob" or mode not in _REGULAR_FILES:
             return None  # not in HEAD's tree, or a submodule there

@@ -7,7 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["COMMAND_HELP", "FLOOR_HELP", "KIND_HELP", "NO_FLOOR_HELP", "CommandHelp"]
+__all__ = [
+    "ADD_FLOOR_HELP",
+    "COMMAND_HELP",
+    "FLOOR_HELP",
+    "KIND_HELP",
+    "NO_FLOOR_HELP",
+    "CommandHelp",
+]
 
 CHECK_DESCRIPTION = """\
 Validate YAML files as Safety Profiles (the default) or actions, and report every problem of
@@ -18,6 +25,11 @@ for. Files are only read, never written.
 Where a floor applies (--floor, or `floor` in [tool.safety-profile] of the nearest
 pyproject.toml up to the repository root), each field of a profile, or of an action's
 safety_profile, that is looser than the floor's is an error (floor.looser).
+
+A file that is a link out of its git repository (outside one: out of the current folder and
+the file's own) is not read (file.outside); a name another file has on a case-insensitive or
+normalising file system (macOS, Windows) is an error (file.name-collision); when git refuses
+the repository a file is in, the command stops (exit 2).
 """
 
 SCHEMA_DESCRIPTION = """\
@@ -83,8 +95,11 @@ Invalid files are reported as `check` reports them.
 
 --kind action compares the safety_profile of action files; an action that loses its profile
 loosens. Where a floor applies (--floor, or `floor` in [tool.safety-profile] of the nearest
-pyproject.toml) and --baseline is not given, the floor is an added file's baseline: each field
-looser than the floor loosens (floor.looser).
+pyproject.toml, as REV sets it and as the new side does) and --baseline is not given, the floor
+is an added file's baseline, and a changed file is held to it too: each field looser than the
+floor loosens (floor.looser). With --git, a change to the floor itself is compared like a
+profile's, and removing its setting loosens (floor.removed); a name another file has on
+macOS or Windows is an error (file.name-collision).
 
 which value is stricter (a key left out counts as its default):
 {rules}
@@ -114,6 +129,12 @@ FLOOR_HELP = (
 NO_FLOOR_HELP = (
     "check without the configured floor; refused when a pyproject.toml sets one, unless the "
     "environment sets SAFETY_PROFILE_ALLOW_NO_FLOOR=1 (default: off)"
+)
+
+ADD_FLOOR_HELP = (
+    "a floor every profile must meet as well as the others (--floor's, or the configured "
+    "ones): a FILE or pkg:PACKAGE/RESOURCE; give it again for more (default: none). CI gives "
+    "the organisation's floor this way, so no pyproject.toml can lift it"
 )
 
 _FLOOR_EXIT = "2 usage error or a floor that cannot be used"

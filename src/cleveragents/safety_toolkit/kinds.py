@@ -119,6 +119,18 @@ YAML_NAME = re.compile(r"(?ai)\.ya?ml\Z")
 # would also match before a final newline, which git names may hold).
 _PROFILE_FILE_NAME = r"(?ai)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml\Z"
 
+# The folders the kinds' patterns look for anywhere on a path (`actions/`, `.github/`), in any
+# ASCII case as the patterns match them: whether a name is of a kind depends only on which of
+# these it passes through and on its last component (a test keeps this true), so `diff --git`
+# can tell the kind of every name a folder link gives a file without listing them all.
+_MARKED_FOLDER = re.compile(r"(?ai)actions|\.github")
+
+
+def folder_mark(name: str) -> str | None:
+    """The marked folder (`actions`, `.github`) a path component is, in lower case; else None."""
+    return name.lower() if _MARKED_FOLDER.fullmatch(name) else None
+
+
 KINDS: dict[str, DocumentKind] = {
     "profile": DocumentKind(
         "profile",

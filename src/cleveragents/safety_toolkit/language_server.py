@@ -303,7 +303,7 @@ class SafetyProfileServer(LanguageServer):
             # The floor as `check` finds it now: pyproject.toml and the floor may have changed.
             problems = checker.check_bytes(self._bytes(document), name, Floors())
         except FloorError as error:  # `check` stops with exit 2; the editor says why
-            problems = [Problem(name, 0, 0, "", str(error), Rule.FLOOR_UNUSABLE)]
+            problems = [Problem(name, 0, 0, "", str(error), error.rule)]
         return with_hints_last(problems + list(file.git_problems))
 
     @property

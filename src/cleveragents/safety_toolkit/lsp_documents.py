@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
 from typing import NamedTuple
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
-from .git_objects import GITLINK, LINK, GitError, LinkError, git, quoted, resolve
+from .git_objects import GITLINK, LINK, GitError, LinkError, Links, git, quoted
 from .kinds import KINDS
 
 __all__ = ["Place", "Places", "UriRefused", "file_path", "kind_by_name", "link_problem", "target"]
@@ -132,24 +131,26 @@ def kind_by_name(place: Place) -> str | None:
     return next((kind for kind, document in KINDS.items() if document.matches(name)), None)
 
 
-def _on_disk(root: str) -> tuple[Callable[[str], str | None], Callable[[str], str]]:
-    """What `resolve` asks of a tree, answered by the working tree on disk."""
+class _OnDisk:
+    """What `Links` asks of a side, answered by the working tree on disk (no git)."""
 
-    def kind_of(path: str) -> str | None:
+    def __init__(self, root: str) -> None:
+        self.root = root
+
+    def kind_of(self, path: str) -> str | None:
         try:
-            mode = os.lstat(os.path.join(root, path)).st_mode
+            mode = os.lstat(os.path.join(self.root, path)).st_mode
         except OSError:
             return None
         if stat.S_ISLNK(mode):
             return LINK
         if stat.S_ISDIR(mode):
-            return GITLINK if path and os.path.lexists(os.path.join(root, path, ".git")) else "dir"
+            inner_repository = path and os.path.lexists(os.path.join(self.root, path, ".git"))
+            return GITLINK if inner_repository else "dir"
         return "file" if stat.S_ISREG(mode) else None
 
-    def read_link(path: str) -> str:
-        return os.readlink(os.path.join(root, path))
-
-    return kind_of, read_link
+    def read_link(self, path: str) -> str:
+        return os.readlink(os.path.join(self.root, path))
 
 
 def target(place: Place) -> str:
@@ -159,9 +160,8 @@ def target(place: Place) -> str:
     a file not on disk yet: the path as it is."""
     if place.root is None or place.repository_path is None or not os.path.lexists(place.path):
         return place.path
-    kind_of, read_link = _on_disk(place.root)
     try:
-        resolved = resolve(place.repository_path, kind_of, read_link)
+        resolved = Links(_OnDisk(place.root)).resolve(place.repository_path)
     except LinkError as error:
         if str(error).startswith(("leads", "has")):  # a link was followed
             raise
