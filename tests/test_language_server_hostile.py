@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -265,6 +266,54 @@ async def test_git_never_reads_the_editors_messages(client: LanguageClient, tmp_
     before = awaiting(client, uri)
     change_document(client, uri, "a: 1\n", 2)
     assert [d.code for d in await shown(client, uri, before)] == ["schema.extra-forbidden"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("included", ["/dev/stdout", "/proc/self/fd/2"])
+async def test_git_never_waits_for_its_own_output(
+    client: LanguageClient, tmp_path: Path, included: str
+) -> None:
+    """A repository configured to include git's own standard output or error: read from a pipe,
+    git waited on itself until the timeout, 120 s for each of the three gits an open runs, and
+    the server answered nothing meanwhile. Git writes to files: HEAD is read at once, and the
+    note says what loosens."""
+    repository = new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    git(repository, "config", "include.path", included)
+    await start(client, repository)
+    uri = open_uri(client, (repository / "prod.safety_profile.yaml").as_uri(), LOOSE)
+    [note] = await shown(client, uri)
+    assert note.message == "loosens: require_sandbox: true → false"
+
+
+# The server started with a terminal of its own, as a program started from a shell has: in a
+# session of its own whose controlling terminal is a new pseudo-terminal nobody types into.
+WITH_A_TERMINAL = [
+    sys.executable,
+    "-c",
+    "import os, pty, sys\n"
+    "master, terminal = pty.openpty()\n"
+    "os.set_inheritable(master, True)\n"
+    "os.setsid()\n"
+    "os.close(os.open(os.ttyname(terminal), os.O_RDWR))\n"
+    "os.execv(sys.argv[1], sys.argv[1:])\n",
+    *SERVER,
+]
+
+
+def test_git_never_waits_for_the_terminal(tmp_path: Path) -> None:
+    """`include.path=/dev/tty`: git read its configuration from the server's terminal until
+    someone typed (or the timeout). Git runs without a terminal: it fails at once (no HEAD to
+    compare with), and the document gets its diagnostics."""
+    repository = new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    git(repository, "config", "include.path", "/dev/tty")
+    client = LanguageServerClient(WITH_A_TERMINAL, {}, cwd=repository, timeout=30)
+    try:
+        client.initialize(repository)
+        uri = (repository / "prod.safety_profile.yaml").as_uri()
+        client.open_document(uri, "require_sandbox: yes\n")
+        assert [d["code"] for d in client.diagnostics(uri)] == ["yaml.ambiguous-scalar"]
+    finally:
+        client.close()
 
 
 def test_a_git_the_folder_holds_never_runs(tmp_path: Path) -> None:

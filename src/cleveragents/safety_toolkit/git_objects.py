@@ -100,8 +100,7 @@ class LinkError(Exception):
 # `git_versions`). Kept from the repository: what says where and how its files are
 # (`core.worktree`, `core.ignorecase`, `core.symlinks`, `core.autocrlf`, `extensions.*`, the
 # index's format), which changes no command; `include` and `includeIf` (git cannot be told to
-# skip them; they only read files, and git's standard input is empty and each run is timed
-# out, so a FIFO or a terminal cannot hold it).
+# skip them; they only read files, and nothing git is given can hold it: see `_run`).
 GIT_CONFIG_OVERRIDES = (
     "core.fsmonitor=false",
     "core.hooksPath=/dev/null",
@@ -205,21 +204,29 @@ def _run(
 ) -> bytes:
     """Run a git `command` from `git_command`: its output; GitError with git's own words.
     `found_nothing`: an exit status that means an empty answer (`git config`'s 1)."""
-    # Git's standard input is never ours (the language server's is the editor's messages), and
-    # what git is asked is a file, not a pipe: a configuration that includes `/dev/stdin` then
-    # reads a copy of it (and fails on it, or takes it as configuration, which the overrides
-    # above win over) instead of consuming it, so git never answers for part of the question.
+    # Nothing git is given can hold it, whatever file its configuration includes: its standard
+    # input is never ours (the language server's is the editor's messages) and what it is asked
+    # is a file, not a pipe (a configuration that includes `/dev/stdin` reads a copy, which the
+    # overrides above win over, instead of consuming the question); its output goes to files,
+    # not pipes (including `/dev/stdout` or `/proc/self/fd/2` would read from the pipe git
+    # itself writes to, and wait for ever); and it runs in a session of its own, with no
+    # terminal (`/dev/tty` would wait for the user to type). A file that blocks when opened (a
+    # FIFO) is left to the timeout.
     stdin = subprocess.DEVNULL if input is None else _input_file(input)
+    stdout, stderr = _input_file(b""), _input_file(b"")
     try:
         result = subprocess.run(
             list(command),
             cwd=root,
             stdin=stdin,
-            capture_output=True,
+            stdout=stdout,
+            stderr=stderr,
             check=False,
             env=environment,
             timeout=GIT_TIMEOUT,
+            start_new_session=True,
         )
+        output, words = _read_all(stdout), _read_all(stderr)
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH; install git") from None
     except subprocess.TimeoutExpired:
@@ -228,20 +235,33 @@ def _run(
             "configuration include a file that never ends, such as a FIFO?)"
         ) from None
     finally:
-        if input is not None:
-            os.close(stdin)
+        for descriptor in (stdout, stderr) if input is None else (stdin, stdout, stderr):
+            os.close(descriptor)
     if result.returncode == found_nothing:
         return b""
     if result.returncode != 0:
-        words = os.fsdecode(result.stderr).strip()
-        raise GitError(words or f"git {what} failed")
-    return result.stdout
+        raise GitError(os.fsdecode(words).strip() or f"git {what} failed")
+    return output
+
+
+def _read_all(descriptor: int, limit: int | None = None) -> bytes:
+    """What a process wrote to the unnamed file `descriptor` (from its start; its first
+    `limit` bytes)."""
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    chunks, left = [], limit
+    while left is None or left > 0:
+        chunk = os.read(descriptor, 1 << 20 if left is None else min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left = None if left is None else left - len(chunk)
+    return b"".join(chunks)
 
 
 def _input_file(data: bytes) -> int:
     """A file descriptor of an unnamed file holding `data`, at its start."""
     if hasattr(os, "memfd_create"):
-        descriptor = os.memfd_create("safety-profile-git-input")
+        descriptor = os.memfd_create("safety-profile-git")
     else:  # macOS: a temporary file, unlinked at once
         import tempfile
 
@@ -512,14 +532,32 @@ def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:
 
 
 def _blob_head(root: Path, oid: str, limit: int) -> bytes:
+    """The first `limit` bytes of a blob (it may be gigabytes: git is stopped once it has
+    written them), within GIT_TIMEOUT. Written to a file, not a pipe, as in `_run`."""
+    import time
+
     command, environment = git_command(root, ["cat-file", "blob", oid])
-    with subprocess.Popen(
-        command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=environment
-    ) as process:
-        assert process.stdout is not None
-        data = process.stdout.read(limit)
-        process.kill()  # the rest is never needed
-    return data
+    deadline = time.monotonic() + GIT_TIMEOUT
+    output = _input_file(b"")
+    try:
+        with subprocess.Popen(
+            command,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.DEVNULL,
+            env=environment,
+            start_new_session=True,
+        ) as process:
+            while process.poll() is None and os.fstat(output).st_size < limit:
+                if time.monotonic() > deadline:
+                    process.kill()
+                    raise GitError(f"git cat-file did not answer within {GIT_TIMEOUT:.0f} s")
+                time.sleep(0.005)
+            process.kill()  # the rest is never needed
+        return _read_all(output, limit)
+    finally:
+        os.close(output)
 
 
 def transformed_paths(
