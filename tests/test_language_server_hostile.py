@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from lsp_client import LanguageServerClient
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from test_language_server import awaiting, change_document, shown
+
+from cleveragents.safety_toolkit.language_server import GIT_TIME_LIMIT
 
 SERVER = [console_script("safety-profile"), "lsp"]
 LOOSE = "require_sandbox: false\nmax_retries_per_step: 3\n"
@@ -283,6 +286,47 @@ async def test_git_never_waits_for_its_own_output(
     uri = open_uri(client, (repository / "prod.safety_profile.yaml").as_uri(), LOOSE)
     [note] = await shown(client, uri)
     assert note.message == "loosens: require_sandbox: true → false"
+
+
+def test_a_git_that_never_answers_is_waited_for_once(tmp_path: Path) -> None:
+    """`include.path` naming a FIFO (a repository unpacked from an archive may hold one): git
+    waits for a writer until it is stopped. The server stopped it after 120 s, three times for
+    each file opened, answering nothing meanwhile: now after 15 s, once for the repository,
+    said in a warning; the repository's files are checked as files in no repository, and
+    files elsewhere are checked at once."""
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    new_repository(
+        repository, {"prod.safety_profile.yaml": STRICT, "sub/b.safety_profile.yaml": STRICT}
+    )
+    os.mkfifo(repository / ".git" / "never-written")
+    git(repository, "config", "include.path", "never-written")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    client = LanguageServerClient(SERVER, {}, cwd=tmp_path, timeout=40)
+    try:
+        client.initialize(tmp_path)
+        started = time.monotonic()
+        for path in (
+            repository / "prod.safety_profile.yaml",
+            elsewhere / "x.safety_profile.yaml",
+            repository / "sub" / "b.safety_profile.yaml",
+        ):
+            client.open_document(path.as_uri(), "require_sandbox: yes\n")
+            assert [d["code"] for d in client.diagnostics(path.as_uri())] == [
+                "yaml.ambiguous-scalar"
+            ]
+        assert time.monotonic() - started < 2 * GIT_TIME_LIMIT
+        [warning] = [
+            n["params"]["message"]
+            for n in client.notifications
+            if n["method"] == "window/showMessage"
+        ]
+        assert warning.startswith(
+            f"safety-profile: git did not answer in {str(repository)!r} within 15 s"
+        )
+    finally:
+        client.close()
 
 
 # The server started with a terminal of its own, as a program started from a shell has: in a

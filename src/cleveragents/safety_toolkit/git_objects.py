@@ -41,8 +41,10 @@ __all__ = [
     "git",
     "git_command",
     "git_program",
+    "limit_git_time",
     "quoted",
     "read_blobs",
+    "stuck_repositories",
     "transformed_paths",
 ]
 
@@ -122,6 +124,11 @@ GIT_ENVIRONMENT = {
 }
 _EMPTY = "SAFETY_PROFILE_GIT_EMPTY"  # an empty variable: `--config-env=KEY=_EMPTY` empties KEY
 GIT_TIMEOUT = 120.0  # seconds: a git that has not answered by then is stuck (a FIFO included)
+# How long a git may take in this process (`limit_git_time`), and the repositories where one
+# did not answer in time: git is not asked there again (each of a command's gits, or each file
+# a language server opens, would wait as long again).
+_time_limit = [GIT_TIMEOUT]
+_stuck: set[str] = set()
 # Commands that never run a filter (they hash no file of the work tree): no need to look up
 # the repository's filter drivers first.
 _NO_FILTERS = frozenset(
@@ -193,6 +200,46 @@ def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
     return [f"filter.{name}.{setting}" for name in sorted(names) for setting in _FILTER_SETTINGS]
 
 
+def limit_git_time(seconds: float) -> None:
+    """Stop each git this process starts after `seconds` (GIT_TIMEOUT unless told): the language
+    server waits less than a command in CI, since nothing else is answered meanwhile."""
+    _time_limit[0] = seconds
+
+
+def stuck_repositories() -> frozenset[str]:
+    """The repositories where a git did not answer in time (and is not asked again)."""
+    return frozenset(_stuck)
+
+
+def _repository_of(root: str | os.PathLike[str]) -> str:
+    """What a git run in `root` reads, as far as can be told without git: the repository
+    `GIT_DIR` names, else the nearest folder at or above `root` holding `.git`, else `root`."""
+    if os.environ.get("GIT_DIR"):
+        return os.path.abspath(os.environ["GIT_DIR"])
+    folder = os.path.realpath(root)
+    return _work_tree(folder, {}) or folder
+
+
+def _not_stuck(root: str | os.PathLike[str], what: str) -> str:
+    """The repository of `root` (`_repository_of`); GitError when a git did not answer there."""
+    repository = _repository_of(root)
+    if repository in _stuck:
+        raise GitError(
+            f"git did not answer in {visible(repository)} within {_time_limit[0]:.0f} s before "
+            f"(asked for {what}), so it is not asked there again; does the repository's "
+            "configuration include a file that never ends, such as a FIFO?"
+        )
+    return repository
+
+
+def _timed_out(repository: str, what: str) -> GitError:
+    _stuck.add(repository)
+    return GitError(
+        f"git {what} did not answer within {_time_limit[0]:.0f} s (does the repository's "
+        "configuration include a file that never ends, such as a FIFO?)"
+    )
+
+
 def _run(
     root: str | os.PathLike[str],
     command: Sequence[str],
@@ -212,6 +259,7 @@ def _run(
     # itself writes to, and wait for ever); and it runs in a session of its own, with no
     # terminal (`/dev/tty` would wait for the user to type). A file that blocks when opened (a
     # FIFO) is left to the timeout.
+    repository = _not_stuck(root, what)
     stdin = subprocess.DEVNULL if input is None else _input_file(input)
     stdout, stderr = _input_file(b""), _input_file(b"")
     try:
@@ -223,17 +271,14 @@ def _run(
             stderr=stderr,
             check=False,
             env=environment,
-            timeout=GIT_TIMEOUT,
+            timeout=_time_limit[0],
             start_new_session=True,
         )
         output, words = _read_all(stdout), _read_all(stderr)
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH; install git") from None
     except subprocess.TimeoutExpired:
-        raise GitError(
-            f"git {what} did not answer within {GIT_TIMEOUT:.0f} s (does the repository's "
-            "configuration include a file that never ends, such as a FIFO?)"
-        ) from None
+        raise _timed_out(repository, what) from None
     finally:
         for descriptor in (stdout, stderr) if input is None else (stdin, stdout, stderr):
             os.close(descriptor)
@@ -533,11 +578,12 @@ def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:
 
 def _blob_head(root: Path, oid: str, limit: int) -> bytes:
     """The first `limit` bytes of a blob (it may be gigabytes: git is stopped once it has
-    written them), within GIT_TIMEOUT. Written to a file, not a pipe, as in `_run`."""
+    written them), in the time a git may take. Written to a file, not a pipe, as in `_run`."""
     import time
 
+    repository = _not_stuck(root, "cat-file")
     command, environment = git_command(root, ["cat-file", "blob", oid])
-    deadline = time.monotonic() + GIT_TIMEOUT
+    deadline = time.monotonic() + _time_limit[0]
     output = _input_file(b"")
     try:
         with subprocess.Popen(
@@ -552,7 +598,7 @@ def _blob_head(root: Path, oid: str, limit: int) -> bytes:
             while process.poll() is None and os.fstat(output).st_size < limit:
                 if time.monotonic() > deadline:
                     process.kill()
-                    raise GitError(f"git cat-file did not answer within {GIT_TIMEOUT:.0f} s")
+                    raise _timed_out(repository, "cat-file")
                 time.sleep(0.005)
             process.kill()  # the rest is never needed
         return _read_all(output, limit)
