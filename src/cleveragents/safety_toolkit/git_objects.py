@@ -38,6 +38,7 @@ __all__ = [
     "attribute_message",
     "checkout_problems",
     "folder_aliases",
+    "folder_with_git",
     "git",
     "git_command",
     "git_program",
@@ -211,13 +212,19 @@ def stuck_repositories() -> frozenset[str]:
     return frozenset(_stuck)
 
 
+def folder_with_git(folder: str | os.PathLike[str]) -> str | None:
+    """The nearest folder at or above `folder` (its real path, where git starts looking)
+    holding `.git`: where git finds the repository of a git run in `folder`, unless `GIT_DIR`
+    names one. None: git finds none there (it says `not a git repository`)."""
+    return _work_tree(os.path.realpath(folder), {})
+
+
 def _repository_of(root: str | os.PathLike[str]) -> str:
     """What a git run in `root` reads, as far as can be told without git: the repository
     `GIT_DIR` names, else the nearest folder at or above `root` holding `.git`, else `root`."""
     if os.environ.get("GIT_DIR"):
         return os.path.abspath(os.environ["GIT_DIR"])
-    folder = os.path.realpath(root)
-    return _work_tree(folder, {}) or folder
+    return folder_with_git(root) or os.path.realpath(root)
 
 
 def _not_stuck(root: str | os.PathLike[str], what: str) -> str:

@@ -592,7 +592,7 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
     from .lsp_completion import categories_in, completions, hover, workspace_categories
 
     found: dict[str, tuple[float, set[str]]] = {}  # by workspace root: when read, categories
-    places = Places()  # each folder's repository, asked once: which kind a file is
+    places = Places(by_repository=True)  # each repository asked once: which kind a file is
 
     def floors_of(ls: SafetyProfileServer, document: TextDocument) -> tuple[Floor, ...]:
         file = ls.file_of(document)

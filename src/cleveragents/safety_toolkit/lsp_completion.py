@@ -449,6 +449,9 @@ def hover(
 # Folders no profile of the repository lives in: tools' own and installed packages.
 _SKIPPED_FOLDERS = frozenset({".git", "node_modules", ".venv", "venv", ".tox", "__pycache__"})
 MAX_FILES = 2000  # profiles and actions read for their categories, at most
+# Files and folders looked at, at most: the walk is on the server's only thread, and a folder
+# opened in an editor may hold millions (a home folder, an unpacked archive made to).
+MAX_ENTRIES = 50_000
 
 
 def categories_in(document: Any, kind: str) -> list[str]:
@@ -465,10 +468,17 @@ def categories_in(document: Any, kind: str) -> list[str]:
     ]
 
 
-def _checked_files(root: str, kind_of: Callable[[str], str | None]) -> Iterator[tuple[str, str]]:
+def _checked_files(
+    root: str, kind_of: Callable[[str], str | None], max_entries: int = MAX_ENTRIES
+) -> Iterator[tuple[str, str]]:
     """Each file below `root` (links not followed) a hook checks, with its kind (`kind_of` a
-    file's path, as the hooks see its name)."""
+    file's path, as the hooks see its name), among the first `max_entries` files and folders
+    walked (each folder's names in order)."""
+    seen = 0
     for folder, folders, files in os.walk(root):
+        seen += len(folders) + len(files)
+        if seen > max_entries:
+            return
         folders[:] = sorted(name for name in folders if name not in _SKIPPED_FOLDERS)
         for name in sorted(files):
             path = os.path.join(folder, name)
@@ -477,14 +487,17 @@ def _checked_files(root: str, kind_of: Callable[[str], str | None]) -> Iterator[
 
 
 def workspace_categories(
-    root: str, kind_of: Callable[[str], str | None], max_files: int = MAX_FILES
+    root: str,
+    kind_of: Callable[[str], str | None],
+    max_files: int = MAX_FILES,
+    max_entries: int = MAX_ENTRIES,
 ) -> set[str]:
     """The categories allowed by the profiles and actions under `root` (read as `check` reads
     them: regular files only, the loader's limits; files that do not load are skipped)."""
     from cleveragents.reading.loaded_file import load_file
 
     found: set[str] = set()
-    for count, (path, kind) in enumerate(_checked_files(root, kind_of)):
+    for count, (path, kind) in enumerate(_checked_files(root, kind_of, max_entries)):
         if count >= max_files:
             break
         if os.path.islink(path):
