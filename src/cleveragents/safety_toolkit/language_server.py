@@ -592,6 +592,8 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
     from .lsp_completion import categories_in, completions, hover, workspace_categories
 
     found: dict[str, tuple[float, set[str]]] = {}  # by workspace root: when read, categories
+    # By URI: an open buffer's categories, and the version and kind they were read for.
+    buffers: dict[str, tuple[tuple[int | None, str] | None, list[str]]] = {}
     places = Places(by_repository=True)  # each repository asked once: which kind a file is
 
     def floors_of(ls: SafetyProfileServer, document: TextDocument) -> tuple[Floor, ...]:
@@ -612,11 +614,16 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
         names = set(found[root][1]) if root else set()
         for document in list(ls.workspace.text_documents.values()):
             kind = ls.kind_of(document)
-            if document.uri == completed:
-                continue
-            mapping = load_bytes(document.source.encode(), document.uri).mapping
-            if kind is not None and mapping is not None:
-                names.update(categories_in(mapping, kind))
+            if document.uri == completed or kind is None:
+                continue  # other YAML buffers (an editor may send them all) are never read
+            version = (document.version, kind)
+            if buffers.get(document.uri, (None, []))[0] != version:  # read once a version
+                mapping = load_bytes(document.source.encode(), document.uri).mapping
+                read = [] if mapping is None else categories_in(mapping, kind)
+                buffers[document.uri] = (version, read)
+            names.update(buffers[document.uri][1])
+        for uri in [uri for uri in buffers if ls.open_document(uri) is None]:
+            del buffers[uri]  # closed
         return names
 
     def markup(formats: Sequence[str] | None, text: str) -> lsp.MarkupContent | str:
