@@ -602,6 +602,35 @@ async def test_a_code_action_at_any_column_of_a_long_line_is_answered(
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # In a flow list, after a 200,000-letter word and a space: the word being typed is
+        # found in one pass (every split of the line was tried: minutes).
+        ("allowed_skill_categories: [" + "x" * 200_000 + " \n", 0),
+        # Below an item with 200,000 spaces in it, likewise.
+        ("allowed_skill_categories:\n  - x" + " " * 200_000 + "y\n  - \n", 2),
+    ],
+    ids=["flow", "block"],
+)
+async def test_completion_on_a_long_line_is_answered(
+    client: LanguageClient, tmp_path: Path, text: str, line: int
+) -> None:
+    """A profile from anywhere may hold such a line; completion comes as you type."""
+    await start(client, tmp_path)
+    uri = open_uri(client, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
+    await shown(client, uri)
+    position = lsp.Position(line, len(text.split("\n")[line]))
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), position)
+        ),
+        timeout=20,
+    )
+    assert isinstance(result, lsp.CompletionList)
+
+
+@pytest.mark.asyncio
 async def test_a_change_that_cannot_be_applied_is_logged_and_the_server_goes_on(
     client: LanguageClient, tmp_path: Path
 ) -> None:

@@ -45,9 +45,13 @@ _KEY = r"[A-Za-z_][A-Za-z0-9_]*"
 _KEY_LINE = re.compile(rf"^( *)({_KEY}) *:(?=\s|$)")
 _TYPED_KEY = re.compile(rf"^( *)({_KEY})?$")
 _TYPED_VALUE = re.compile(rf"^( *)({_KEY}) *: +([^\s\[#]*)$")
-_TYPED_FLOW_ITEM = re.compile(rf"^( *)({_KEY}) *: *\[([^\]#]*?)([^\s,\[\]#]*)$")
+# Each pattern takes time in proportion to the line, whatever it holds (a line of a file from
+# anywhere may be megabytes): no lazy group before a group that may fail after a long run
+# (`\[(.*?)(\w*)$` on `[xxx...x ` tries every split), which is quadratic. The flow item: what
+# comes before the word being typed ends at the last separator, if any, then the word.
+_TYPED_FLOW_ITEM = re.compile(rf"^( *)({_KEY}) *: *\[((?:[^\]#]*[\s,\[])?)([^\s,\[\]#]*)$")
 _TYPED_BLOCK_ITEM = re.compile(r"^( *)- +([^\s#]*)$")
-_BLOCK_ITEM = re.compile(r"^( *)- +(.*?)\s*(?:#.*)?$")
+_BLOCK_ITEM = re.compile(r"^( *)- +([^#]*)")  # the item: up to a comment, less trailing spaces
 # A category as a plain scalar that reads back as the same string in YAML 1.1 and 1.2.
 _PLAIN_CATEGORY = re.compile(r"^[A-Za-z][A-Za-z0-9_./-]*$")
 _RESERVED = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"})
@@ -421,7 +425,7 @@ def _block_items(lines: Sequence[str], key_line: int, skip: int) -> set[str]:
         item = _BLOCK_ITEM.match(lines[number])
         if item is None:
             break
-        items.add(item.group(2).strip("'\""))
+        items.add(item.group(2).rstrip().strip("'\""))
     return items
 
 
