@@ -553,6 +553,8 @@ async def test_a_profile_that_links_out_of_the_repository_is_refused_unread(
         # Opposites no list names: a word the field lacks.
         ("ban_unsafe_tools: true\n", "schema.extra-forbidden"),
         ("ignorecheckpoints: false\n", "schema.extra-forbidden"),
+        # `min` in fullwidth letters, which were read as no word at all.
+        ("\uff4d\uff49\uff4e_retries_per_step: 50\n", "schema.extra-forbidden"),
         # 10 to editors, 8 to PyYAML: a fix would pick one, maybe the looser.
         ("max_retries_per_step: 010\n", "yaml.ambiguous-scalar"),
         # `true` is no category.

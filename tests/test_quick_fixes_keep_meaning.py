@@ -274,6 +274,13 @@ def test_no_offered_fix_loosens_what_the_author_meant(slip: tuple[str, str]) -> 
         ("mnretriesperstep", None),
         ("floortotalcost", None),
         ("maxnocost", None),
+        # Fullwidth letters are letters (NFKC): not a word that is not there.
+        ("\uff4d\uff49\uff4e_retries_per_step", None),
+        ("\uff44\uff49\uff53\uff41\uff4c\uff4c\uff4f\uff57_unsafe_tools", None),
+        ("\uff42\uff41\uff4e_unsafe_tools", None),
+        # Another script's letters likewise: a word (a look-alike `s` is one typo).
+        ("d\u0456sallow_unsafe_tools", None),
+        ("require_\u0455andbox", "require_sandbox"),
         ("allow_unsafe_tool", "allow_unsafe_tools"),
         ("alow_unsafe_tools", "allow_unsafe_tools"),
         ("allowd_skill_categories", "allowed_skill_categories"),

@@ -95,9 +95,15 @@ _SIMILAR = 0.75  # how close a misspelt word must be to read as the word
 
 
 def _words(key: str) -> list[str]:
-    """The words of a key: split at anything not a letter or digit and at camelCase humps."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
-    return re.findall(r"[a-z]+|[0-9]+", spaced.lower())
+    """The words of a key: split at anything not a letter or digit and at camelCase humps.
+    Letters of any script are letters, after compatibility forms are folded (NFKC: `min` in
+    fullwidth letters is `min`): a word in other letters is a word the field lacks, never
+    nothing (`disallow_unsafe_tools` in fullwidth letters but its last two words was read as
+    `unsafe_tools`, allow_unsafe_tools misspelt)."""
+    import unicodedata
+
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", unicodedata.normalize("NFKC", key))
+    return re.findall(r"[^\W\d_]+|\d+", spaced.lower())
 
 
 def _similarity(a: str, b: str) -> float:
