@@ -1,6 +1,9 @@
 """How fast `safety-profile lsp` answers an editor: time from `didChange` to the
 `publishDiagnostics` that follows it, on every example file and on a 2,000-line profile, and
-from starting the server to the first diagnostics; the server's memory at the end.
+from starting the server to the first diagnostics; a completion inside
+`allowed_skill_categories` in a workspace of 2,000 profiles, each in a folder of its own in one
+repository, with 20 other YAML buffers of 680 KB open (the categories are the workspace's
+files' and the checked buffers'); the server's memory at the end.
 
 Run from the repository root, in the project's virtual environment (with the lsp extra):
 
@@ -102,6 +105,15 @@ class Session:
         self.published(uri)
         return time.perf_counter() - start
 
+    def complete(self, uri: str, line: int, character: int, request: int) -> float:
+        """Seconds from asking for completion to the answer."""
+        start = time.perf_counter()
+        position = {"line": line, "character": character}
+        params = {"textDocument": {"uri": uri}, "position": position}
+        _send(self.input, {"id": request, "method": "textDocument/completion", "params": params})
+        self.until(lambda message: message.get("id") == request)
+        return time.perf_counter() - start
+
     def memory(self) -> tuple[int, int]:
         """Resident and peak resident memory, in KiB (Linux)."""
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -123,6 +135,32 @@ def long_profile() -> str:
         "require_checkpoints: true\nrequire_human_approval: false\nallow_unsafe_tools: false\n"
         "max_cost_per_plan: 10.0\nmax_total_cost: 100.0\n"
     )
+
+
+def category_completions(count: int) -> list[float]:
+    """Completions in a list of categories, each after the workspace's are read again (they
+    are kept for 10 s), in the workspace `category_completions` describes."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        subprocess.run(["git", "init", "-q", folder], check=True)
+        for number in range(2000):
+            (root / f"team{number}").mkdir()
+            profile = f"allowed_skill_categories: [c{number}]\n"
+            (root / f"team{number}" / "safety_profile.yaml").write_text(profile)
+        session = Session(root)
+        other = "".join(f"key{n}:\n  - item {n}\n  - {{a: b, c: [d, e]}}\n" for n in range(15000))
+        for number in range(20):
+            document = {"uri": (root / f"k8s{number}.yaml").as_uri(), "languageId": "yaml"}
+            params = {"textDocument": {**document, "version": 1, "text": other}}
+            _send(session.input, {"method": "textDocument/didOpen", "params": params})
+        uri = (root / "new.safety_profile.yaml").as_uri()
+        session.open(uri, "allowed_skill_categories: [\n")
+        seconds = []
+        for request in range(count):
+            seconds.append(session.complete(uri, 0, 27, 100 + request))
+            time.sleep(10.5)  # the workspace's categories are read again
+        session.close()
+    return seconds
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -147,6 +185,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--changes", type=int, default=10, help="changes per file (default: 10)")
     parser.add_argument("--starts", type=int, default=5, help="server starts (default: 5)")
+    parser.add_argument(
+        "--completions", type=int, default=3, help="category completions (default: 3)"
+    )
     options = parser.parse_args()
     examples = sorted((ROOT / "examples").rglob("*.yaml"))
     first = ROOT / "examples" / "valid" / "minimal.safety_profile.yaml"
@@ -174,6 +215,7 @@ def main() -> int:
             "didChange, 2,000-line profile",
             change_latencies(session, long.as_uri(), long_profile(), options.changes * 5),
         )
+    report("completion of categories", category_completions(options.completions))
     resident, peak = session.memory()
     print(f"server memory: {resident / 1024:.1f} MiB resident, {peak / 1024:.1f} MiB peak")
     session.close()

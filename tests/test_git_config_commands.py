@@ -34,7 +34,9 @@ COMMANDS = [
 ]
 
 
-def run(cwd: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    cwd: Path, *args: str, path: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """`safety-profile ARGS` in `cwd` (with `path` as PATH)."""
     return subprocess.run(
         [str(BIN / "safety-profile"), *args],
@@ -42,7 +44,7 @@ def run(cwd: Path, *args: str, path: str | None = None) -> subprocess.CompletedP
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=timeout,
         env={**os.environ, "PATH": path or os.environ["PATH"]},
     )
 
@@ -176,3 +178,26 @@ def test_a_git_the_repository_holds_never_runs(
         (folder / "git").write_text(fake)
         (folder / "git").chmod(0o755)
     ran_nothing(run(repository, *args, path=f".:{os.environ['PATH']}:"), traces)
+
+
+@pytest.mark.parametrize("included", ["/dev/stdout", "/proc/self/fd/2"])
+def test_git_never_waits_for_its_own_output(tmp_path: Path, included: str) -> None:
+    """`include.path=/dev/stdout`: git reads its configuration from its own standard output,
+    which, a pipe, it waited on until the timeout (120 s a git; `diff --git` runs several).
+    Git writes to files: `diff --git` answers at once, HEAD's profile larger than the limit
+    (read only in part) included; or, where it answers on a socket, stops at once."""
+    big = "max_retries_per_step: 3\n" + "#" * (2 * 1024 * 1024) + "\n"
+    new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT, "big.safety_profile.yaml": big})
+    git(tmp_path, "config", "include.path", included)
+    (tmp_path / "prod.safety_profile.yaml").write_text("require_sandbox: false\n")
+    (tmp_path / "big.safety_profile.yaml").write_text("max_retries_per_step: 3\n")
+    result = run(tmp_path, "diff", "--git", "HEAD", timeout=60)
+    if included == "/dev/stdout":
+        # The one long-lived `git cat-file --batch` answers on a socket, which git cannot open
+        # again through /proc: it stops at once, saying why, and the comparison fails closed.
+        assert result.returncode == 2, result.stdout
+        assert "bad config line" in result.stderr
+        assert "No such device or address" in result.stderr
+        return
+    assert "loosens: require_sandbox: true → false" in result.stdout, result.stderr
+    assert "big.safety_profile.yaml" in result.stdout + result.stderr

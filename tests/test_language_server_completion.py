@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,12 +17,14 @@ from typing import Any
 import pytest
 import pytest_lsp
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR
+from lsp_client import LanguageServerClient
 from lsp_expectations import units
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 from test_language_server import SERVER, open_document, start
 
 from cleveragents.reading.rules import STRICTER
+from cleveragents.safety_toolkit.lsp_completion import workspace_categories
 
 PROFILE = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
 ACTION = json.loads((SCHEMA_DIR / "action.schema.json").read_text(encoding="utf-8"))
@@ -240,4 +243,64 @@ async def test_hover_shows_the_floors_value_and_values_below_it_are_marked(
     assert details == {
         "true": "stricter",
         "false": f"the default; looser; looser than the floor ({floor})",
+    }
+
+
+@pytest.mark.asyncio
+async def test_the_workspaces_categories_are_found_with_one_git_per_repository(
+    tmp_path: Path,
+) -> None:
+    """300 profiles, each in a folder of its own, in one repository: their categories were found
+    with a git for each folder (a second a hundred: the server answered nothing meanwhile, and
+    again ten seconds later); now with one for the repository, and none for folders in no
+    repository. Git's own trace counts the gits (`GIT_TRACE2_EVENT`, inherited)."""
+    repository = tmp_path / "repository"
+    for number in range(300):
+        folder = repository / f"team{number:03}"
+        folder.mkdir(parents=True)
+        (folder / "safety_profile.yaml").write_text(f"allowed_skill_categories: [c{number:03}]\n")
+    outside = tmp_path / "outside"
+    for number in range(50):
+        (outside / f"o{number}").mkdir(parents=True)
+        (outside / f"o{number}" / "safety_profile.yaml").write_text(
+            "allowed_skill_categories: []\n"
+        )
+    subprocess.run(["git", "init", "-q", str(repository)], check=True)
+    trace = tmp_path / "trace.json"
+    environment = {**os.environ, "GIT_TRACE2_EVENT": str(trace)}
+    client = LanguageServerClient(SERVER, {}, cwd=tmp_path, env=environment)
+    try:
+        client.initialize(tmp_path)
+        flow = "allowed_skill_categories: ["
+        uri = (repository / "new.safety_profile.yaml").as_uri()
+        client.open_document(uri, flow + "\n")
+        client.diagnostics(uri)
+        before = gits_started(trace)
+        items = client.completion(uri, 0, len(flow))
+        assert [item["label"] for item in items] == [f"c{number:03}" for number in range(300)]
+        assert gits_started(trace) - before <= 2
+    finally:
+        client.close()
+
+
+def gits_started(trace: Path) -> int:
+    if not trace.exists():
+        return 0
+    events = [json.loads(line) for line in trace.read_text().splitlines() if line.strip()]
+    return sum(1 for event in events if event.get("event") == "start")
+
+
+def test_the_walk_for_categories_stops_after_so_many_files_and_folders(tmp_path: Path) -> None:
+    """A folder opened in an editor may hold millions of files (a home folder, or an archive
+    made to): the walk for categories, on the server's only thread, looks at so many."""
+    for number in range(20):
+        (tmp_path / f"f{number:02}").mkdir()
+        (tmp_path / f"f{number:02}" / "safety_profile.yaml").write_text(
+            f"allowed_skill_categories: [c{number:02}]\n"
+        )
+    # The top folder's 20 names, then five folders' one file each.
+    found = workspace_categories(str(tmp_path), lambda path: "profile", max_entries=25)
+    assert found == {f"c{number:02}" for number in range(5)}
+    assert workspace_categories(str(tmp_path), lambda path: "profile") == {
+        f"c{number:02}" for number in range(20)
     }

@@ -11,6 +11,8 @@ import asyncio
 import json
 import os
 import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -23,6 +25,8 @@ from lsp_client import LanguageServerClient
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from test_language_server import awaiting, change_document, shown
+
+from cleveragents.safety_toolkit.language_server import GIT_TIME_LIMIT
 
 SERVER = [console_script("safety-profile"), "lsp"]
 LOOSE = "require_sandbox: false\nmax_retries_per_step: 3\n"
@@ -267,6 +271,102 @@ async def test_git_never_reads_the_editors_messages(client: LanguageClient, tmp_
     assert [d.code for d in await shown(client, uri, before)] == ["schema.extra-forbidden"]
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("included", ["/dev/stdout", "/proc/self/fd/2"])
+async def test_git_never_waits_for_its_own_output(
+    client: LanguageClient, tmp_path: Path, included: str
+) -> None:
+    """A repository configured to include git's own standard output or error: read from a pipe,
+    git waited on itself until the timeout, 120 s for each of the three gits an open runs, and
+    the server answered nothing meanwhile. Git writes to files: HEAD is read at once, and the
+    note says what loosens. HEAD's blob is read by one `git cat-file --batch` answering on a
+    socket, which git cannot open again through /proc: with `/dev/stdout` included it stops at
+    once, HEAD cannot be read (logged), and the buffer is checked without a note, never
+    waited on."""
+    repository = new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    git(repository, "config", "include.path", included)
+    await start(client, repository)
+    uri = open_uri(client, (repository / "prod.safety_profile.yaml").as_uri(), LOOSE)
+    shown_now = await asyncio.wait_for(shown(client, uri), timeout=30)
+    if included == "/dev/stdout":
+        assert shown_now == []  # the buffer is valid; HEAD unreadable: no note
+        return
+    [note] = shown_now
+    assert note.message == "loosens: require_sandbox: true → false"
+
+
+def test_a_git_that_never_answers_is_waited_for_once(tmp_path: Path) -> None:
+    """`include.path` naming a FIFO (a repository unpacked from an archive may hold one): git
+    waits for a writer until it is stopped. The server stopped it after 120 s, three times for
+    each file opened, answering nothing meanwhile: now after 15 s, once for the repository,
+    said in a warning; the repository's files are checked as files in no repository, and
+    files elsewhere are checked at once."""
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    new_repository(
+        repository, {"prod.safety_profile.yaml": STRICT, "sub/b.safety_profile.yaml": STRICT}
+    )
+    os.mkfifo(repository / ".git" / "never-written")
+    git(repository, "config", "include.path", "never-written")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    client = LanguageServerClient(SERVER, {}, cwd=tmp_path, timeout=40)
+    try:
+        client.initialize(tmp_path)
+        started = time.monotonic()
+        for path in (
+            repository / "prod.safety_profile.yaml",
+            elsewhere / "x.safety_profile.yaml",
+            repository / "sub" / "b.safety_profile.yaml",
+        ):
+            client.open_document(path.as_uri(), "require_sandbox: yes\n")
+            assert [d["code"] for d in client.diagnostics(path.as_uri())] == [
+                "yaml.ambiguous-scalar"
+            ]
+        assert time.monotonic() - started < 2 * GIT_TIME_LIMIT
+        [warning] = [
+            n["params"]["message"]
+            for n in client.notifications
+            if n["method"] == "window/showMessage"
+        ]
+        assert warning.startswith(
+            f"safety-profile: git did not answer in {str(repository)!r} within 15 s"
+        )
+    finally:
+        client.close()
+
+
+# The server started with a terminal of its own, as a program started from a shell has: in a
+# session of its own whose controlling terminal is a new pseudo-terminal nobody types into.
+WITH_A_TERMINAL = [
+    sys.executable,
+    "-c",
+    "import os, pty, sys\n"
+    "master, terminal = pty.openpty()\n"
+    "os.set_inheritable(master, True)\n"
+    "os.setsid()\n"
+    "os.close(os.open(os.ttyname(terminal), os.O_RDWR))\n"
+    "os.execv(sys.argv[1], sys.argv[1:])\n",
+    *SERVER,
+]
+
+
+def test_git_never_waits_for_the_terminal(tmp_path: Path) -> None:
+    """`include.path=/dev/tty`: git read its configuration from the server's terminal until
+    someone typed (or the timeout). Git runs without a terminal: it fails at once (no HEAD to
+    compare with), and the document gets its diagnostics."""
+    repository = new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    git(repository, "config", "include.path", "/dev/tty")
+    client = LanguageServerClient(WITH_A_TERMINAL, {}, cwd=repository, timeout=30)
+    try:
+        client.initialize(repository)
+        uri = (repository / "prod.safety_profile.yaml").as_uri()
+        client.open_document(uri, "require_sandbox: yes\n")
+        assert [d["code"] for d in client.diagnostics(uri)] == ["yaml.ambiguous-scalar"]
+    finally:
+        client.close()
+
+
 def test_a_git_the_folder_holds_never_runs(tmp_path: Path) -> None:
     """The editor starts the server in the folder it opened, with `.` in PATH: git is looked
     up in PATH's absolute folders only, never found in the repository."""
@@ -457,6 +557,11 @@ async def test_a_profile_that_links_out_of_the_repository_is_refused_unread(
         # Renamed, each keeps its value and turns the author's intent around.
         ("disallow_unsafe_tools: true\n", "schema.extra-forbidden"),
         ("min_retries_per_step: 50\n", "schema.extra-forbidden"),
+        # Opposites no list names: a word the field lacks.
+        ("ban_unsafe_tools: true\n", "schema.extra-forbidden"),
+        ("ignorecheckpoints: false\n", "schema.extra-forbidden"),
+        # `min` in fullwidth letters, which were read as no word at all.
+        ("\uff4d\uff49\uff4e_retries_per_step: 50\n", "schema.extra-forbidden"),
         # 10 to editors, 8 to PyYAML: a fix would pick one, maybe the looser.
         ("max_retries_per_step: 010\n", "yaml.ambiguous-scalar"),
         # `true` is no category.
@@ -503,6 +608,35 @@ async def test_a_code_action_at_any_column_of_a_long_line_is_answered(
         timeout=20,
     )
     assert not actions  # nothing there to fix
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # In a flow list, after a 200,000-letter word and a space: the word being typed is
+        # found in one pass (every split of the line was tried: minutes).
+        ("allowed_skill_categories: [" + "x" * 200_000 + " \n", 0),
+        # Below an item with 200,000 spaces in it, likewise.
+        ("allowed_skill_categories:\n  - x" + " " * 200_000 + "y\n  - \n", 2),
+    ],
+    ids=["flow", "block"],
+)
+async def test_completion_on_a_long_line_is_answered(
+    client: LanguageClient, tmp_path: Path, text: str, line: int
+) -> None:
+    """A profile from anywhere may hold such a line; completion comes as you type."""
+    await start(client, tmp_path)
+    uri = open_uri(client, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
+    await shown(client, uri)
+    position = lsp.Position(line, len(text.split("\n")[line]))
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), position)
+        ),
+        timeout=20,
+    )
+    assert isinstance(result, lsp.CompletionList)
 
 
 @pytest.mark.asyncio

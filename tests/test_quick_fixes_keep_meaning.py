@@ -105,15 +105,49 @@ def _typo(draw: st.DrawFn, key: str) -> str:
 # meant by its value: the boolean turned around, or, for a lower limit the schema has no field
 # for, nothing a fix could keep (the strictest value stands for it).
 BOOLEAN_ANTONYMS = {
-    "allow_unsafe_tools": ["disallow_unsafe_tools", "deny_unsafe_tools", "forbid_unsafe_tools"],
-    "require_sandbox": ["skip_sandbox", "no_require_sandbox", "disable_sandbox"],
-    "require_checkpoints": ["skip_checkpoints", "no_require_checkpoints"],
-    "require_human_approval": ["skip_human_approval", "no_require_human_approval"],
+    "allow_unsafe_tools": [
+        "disallow_unsafe_tools",
+        "deny_unsafe_tools",
+        "forbid_unsafe_tools",
+        # Words no list of opposites had: the key has a word the field lacks.
+        "ban_unsafe_tools",
+        "banUnsafeTools",
+        "prevent_unsafe_tools",
+        "refuseunsafetools",
+    ],
+    "require_sandbox": [
+        "skip_sandbox",
+        "no_require_sandbox",
+        "disable_sandbox",
+        "requirenosandbox",
+        "omit_sandbox",
+        "exemptsandbox",
+    ],
+    "require_checkpoints": [
+        "skip_checkpoints",
+        "no_require_checkpoints",
+        "bypass_checkpoints",
+        "ignorecheckpoints",
+        "unrequirecheckpoints",
+    ],
+    "require_human_approval": [
+        "skip_human_approval",
+        "no_require_human_approval",
+        "nohumanapproval",
+        "ignorehumanapproval",
+        "avoid_human_approval",
+    ],
 }
 LIMIT_ANTONYMS = {
-    "max_retries_per_step": ["min_retries_per_step", "minimum_retries_per_step"],
-    "max_cost_per_plan": ["min_cost_per_plan"],
-    "max_total_cost": ["min_total_cost"],
+    "max_retries_per_step": [
+        "min_retries_per_step",
+        "minimum_retries_per_step",
+        "least_retries_per_step",
+        "lowretriesperstep",
+        "mnretriesperstep",
+    ],
+    "max_cost_per_plan": ["min_cost_per_plan", "lowest_cost_per_plan", "floor_cost_per_plan"],
+    "max_total_cost": ["min_total_cost", "leasttotalcost", "mntotalcost"],
 }
 STRICTEST = {"max_retries_per_step": 0, "max_cost_per_plan": 0, "max_total_cost": 0}
 
@@ -224,6 +258,29 @@ def test_no_offered_fix_loosens_what_the_author_meant(slip: tuple[str, str]) -> 
         ("no_require_sandbox", None),
         ("unrequire_sandbox", None),
         ("disallowed_skill_categories", None),
+        # Opposites no list names: a word the field lacks is no typo.
+        ("ban_unsafe_tools", None),
+        ("banUnsafeTools", None),
+        ("allowsafetools", None),
+        ("allowsafeonlytools", None),
+        ("bypass_checkpoints", None),
+        ("ignorecheckpoints", None),
+        ("requirenosandbox", None),
+        ("requireunsandboxed", None),
+        ("nohumanapproval", None),
+        ("disrequiresandbox", None),
+        ("lowest_cost_per_plan", None),
+        ("leastretriesperstep", None),
+        ("mnretriesperstep", None),
+        ("floortotalcost", None),
+        ("maxnocost", None),
+        # Fullwidth letters are letters (NFKC): not a word that is not there.
+        ("\uff4d\uff49\uff4e_retries_per_step", None),
+        ("\uff44\uff49\uff53\uff41\uff4c\uff4c\uff4f\uff57_unsafe_tools", None),
+        ("\uff42\uff41\uff4e_unsafe_tools", None),
+        # Another script's letters likewise: a word (a look-alike `s` is one typo).
+        ("d\u0456sallow_unsafe_tools", None),
+        ("require_\u0455andbox", "require_sandbox"),
         ("allow_unsafe_tool", "allow_unsafe_tools"),
         ("alow_unsafe_tools", "allow_unsafe_tools"),
         ("allowd_skill_categories", "allowed_skill_categories"),
@@ -232,6 +289,11 @@ def test_no_offered_fix_loosens_what_the_author_meant(slip: tuple[str, str]) -> 
         ("max_retries_per_stpe", "max_retries_per_step"),
         ("maxRetriesPerStep", "max_retries_per_step"),
         ("Max_Total_Cost", "max_total_cost"),
+        ("Allow-Unsafe-Tools", "allow_unsafe_tools"),
+        ("allowunsafetools", "allow_unsafe_tools"),
+        ("requi_e_sandbox", "require_sandbox"),
+        ("max_retrys", "max_retries_per_step"),
+        ("max_retries", "max_retries_per_step"),
     ],
 )
 def test_did_you_mean_never_crosses_to_the_opposite(key: str, suggested: str | None) -> None:
@@ -243,6 +305,8 @@ def test_did_you_mean_never_crosses_to_the_opposite(key: str, suggested: str | N
     [
         ("disallow_unsafe_tools: true\n", "disallow_unsafe_tools"),
         ("min_retries_per_step: 50\n", "min_retries_per_step"),
+        ("ban_unsafe_tools: true\n", "ban_unsafe_tools"),
+        ("lowest_cost_per_plan: 50\n", "lowest_cost_per_plan"),
     ],
 )
 def test_check_suggests_no_field_that_means_the_opposite(

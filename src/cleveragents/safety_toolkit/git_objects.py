@@ -48,14 +48,17 @@ __all__ = [
     "attribute_message",
     "checkout_problems",
     "collision_problems",
+    "folder_with_git",
     "git",
     "git_command",
     "git_program",
     "inside",
+    "limit_git_time",
     "locate",
     "outside_problems",
     "quoted",
     "read_blobs",
+    "stuck_repositories",
     "transformed_paths",
     "work_tree_of",
 ]
@@ -113,8 +116,7 @@ class LinkError(Exception):
 # `git_versions`). Kept from the repository: what says where and how its files are
 # (`core.worktree`, `core.ignorecase`, `core.symlinks`, `core.autocrlf`, `extensions.*`, the
 # index's format), which changes no command; `include` and `includeIf` (git cannot be told to
-# skip them; they only read files, and git's standard input is empty and each run is timed
-# out, so a FIFO or a terminal cannot hold it).
+# skip them; they only read files, and nothing git is given can hold it: see `_run`).
 GIT_CONFIG_OVERRIDES = (
     "core.fsmonitor=false",
     "core.hooksPath=/dev/null",
@@ -136,6 +138,11 @@ GIT_ENVIRONMENT = {
 }
 _EMPTY = "SAFETY_PROFILE_GIT_EMPTY"  # an empty variable: `--config-env=KEY=_EMPTY` empties KEY
 GIT_TIMEOUT = 120.0  # seconds: a git that has not answered by then is stuck (a FIFO included)
+# How long a git may take in this process (`limit_git_time`), and the repositories where one
+# did not answer in time: git is not asked there again (each of a command's gits, or each file
+# a language server opens, would wait as long again).
+_time_limit = [GIT_TIMEOUT]
+_stuck: set[str] = set()
 # Commands that never run a filter (they hash no file of the work tree): no need to look up
 # the repository's filter drivers first.
 _NO_FILTERS = frozenset(
@@ -215,6 +222,52 @@ def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
     return [f"filter.{name}.{setting}" for name in sorted(names) for setting in _FILTER_SETTINGS]
 
 
+def limit_git_time(seconds: float) -> None:
+    """Stop each git this process starts after `seconds` (GIT_TIMEOUT unless told): the language
+    server waits less than a command in CI, since nothing else is answered meanwhile."""
+    _time_limit[0] = seconds
+
+
+def stuck_repositories() -> frozenset[str]:
+    """The repositories where a git did not answer in time (and is not asked again)."""
+    return frozenset(_stuck)
+
+
+def folder_with_git(folder: str | os.PathLike[str]) -> str | None:
+    """The nearest folder at or above `folder` (its real path, where git starts looking)
+    holding `.git`: where git finds the repository of a git run in `folder`, unless `GIT_DIR`
+    names one. None: git finds none there (it says `not a git repository`)."""
+    return nearest_with_git(os.path.realpath(folder), {})
+
+
+def _repository_of(root: str | os.PathLike[str]) -> str:
+    """What a git run in `root` reads, as far as can be told without git: the repository
+    `GIT_DIR` names, else the nearest folder at or above `root` holding `.git`, else `root`."""
+    if os.environ.get("GIT_DIR"):
+        return os.path.abspath(os.environ["GIT_DIR"])
+    return folder_with_git(root) or os.path.realpath(root)
+
+
+def _not_stuck(root: str | os.PathLike[str], what: str) -> str:
+    """The repository of `root` (`_repository_of`); GitError when a git did not answer there."""
+    repository = _repository_of(root)
+    if repository in _stuck:
+        raise GitError(
+            f"git did not answer in {visible(repository)} within {_time_limit[0]:.0f} s before "
+            f"(asked for {what}), so it is not asked there again; does the repository's "
+            "configuration include a file that never ends, such as a FIFO?"
+        )
+    return repository
+
+
+def _timed_out(repository: str, what: str) -> GitError:
+    _stuck.add(repository)
+    return GitError(
+        f"git {what} did not answer within {_time_limit[0]:.0f} s (does the repository's "
+        "configuration include a file that never ends, such as a FIFO?)"
+    )
+
+
 def _run(
     root: str | os.PathLike[str],
     command: Sequence[str],
@@ -226,43 +279,62 @@ def _run(
 ) -> bytes:
     """Run a git `command` from `git_command`: its output; GitError with git's own words.
     `found_nothing`: an exit status that means an empty answer (`git config`'s 1)."""
-    # Git's standard input is never ours (the language server's is the editor's messages), and
-    # what git is asked is a file, not a pipe: a configuration that includes `/dev/stdin` then
-    # reads a copy of it (and fails on it, or takes it as configuration, which the overrides
-    # above win over) instead of consuming it, so git never answers for part of the question.
+    # Nothing git is given can hold it, whatever file its configuration includes: its standard
+    # input is never ours (the language server's is the editor's messages) and what it is asked
+    # is a file, not a pipe (a configuration that includes `/dev/stdin` reads a copy, which the
+    # overrides above win over, instead of consuming the question); its output goes to files,
+    # not pipes (including `/dev/stdout` or `/proc/self/fd/2` would read from the pipe git
+    # itself writes to, and wait for ever); and it runs in a session of its own, with no
+    # terminal (`/dev/tty` would wait for the user to type). A file that blocks when opened (a
+    # FIFO) is left to the timeout.
+    repository = _not_stuck(root, what)
     stdin = subprocess.DEVNULL if input is None else _input_file(input)
+    stdout, stderr = _input_file(b""), _input_file(b"")
     try:
         result = subprocess.run(
             list(command),
             cwd=root,
             stdin=stdin,
-            capture_output=True,
+            stdout=stdout,
+            stderr=stderr,
             check=False,
             env=environment,
-            timeout=GIT_TIMEOUT,
+            timeout=_time_limit[0],
+            start_new_session=True,
         )
+        output, words = _read_all(stdout), _read_all(stderr)
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH; install git") from None
     except subprocess.TimeoutExpired:
-        raise GitError(
-            f"git {what} did not answer within {GIT_TIMEOUT:.0f} s (does the repository's "
-            "configuration include a file that never ends, such as a FIFO?)"
-        ) from None
+        raise _timed_out(repository, what) from None
     finally:
-        if input is not None:
-            os.close(stdin)
+        for descriptor in (stdout, stderr) if input is None else (stdin, stdout, stderr):
+            os.close(descriptor)
     if result.returncode == found_nothing:
         return b""
     if result.returncode != 0:
-        words = os.fsdecode(result.stderr).strip()
-        raise GitError(words or f"git {what} failed")
-    return result.stdout
+        raise GitError(os.fsdecode(words).strip() or f"git {what} failed")
+    return output
+
+
+def _read_all(descriptor: int, limit: int | None = None) -> bytes:
+    """What a process wrote to the unnamed file `descriptor` (from its start; its first
+    `limit` bytes)."""
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    chunks, left = [], limit
+    while left is None or left > 0:
+        chunk = os.read(descriptor, 1 << 20 if left is None else min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left = None if left is None else left - len(chunk)
+    return b"".join(chunks)
 
 
 def _input_file(data: bytes) -> int:
     """A file descriptor of an unnamed file holding `data`, at its start."""
     if hasattr(os, "memfd_create"):
-        descriptor = os.memfd_create("safety-profile-git-input")
+        descriptor = os.memfd_create("safety-profile-git")
     else:  # macOS: a temporary file, unlinked at once
         import tempfile
 
@@ -292,31 +364,64 @@ def _fields(output: bytes) -> list[str]:
     return [os.fsdecode(field) for field in output.split(b"\0")]
 
 
+class _BatchProcess(NamedTuple):
+    """A running `git cat-file --batch`, and our ends of its input and output."""
+
+    process: subprocess.Popen[bytes]
+    requests: IO[bytes]
+    answers: IO[bytes]
+    words: int  # a file holding what git says on its standard error
+
+
 class Blobs:
     """Blobs by object id from one `git cat-file --batch` process, started when first asked
     and kept for every later request (links, then files): however many links a revision holds,
     reading them costs one process. A blob larger than the loader's limit is kept only to one
-    byte past it (enough for the loader to refuse it); the rest is read and dropped."""
+    byte past it (enough for the loader to refuse it); the rest is read and dropped.
+
+    Its input and output are sockets, not pipes: a configuration that includes `/dev/stdin` or
+    `/dev/stdout` cannot open a socket again through /proc (git stops, saying so), where a pipe
+    would let it consume our requests or wait on its own answers (see `_run`)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._process: subprocess.Popen[bytes] | None = None
+        self._repository = ""  # what `_not_stuck` names, once started
+        self._batch: _BatchProcess | None = None
 
-    def _started(self) -> subprocess.Popen[bytes]:
-        if self._process is None:
+    def _started(self) -> _BatchProcess:
+        if self._batch is None:
+            import socket
+
+            self._repository = _not_stuck(self.root, "cat-file")
             argv, environment = git_command(self.root, ["cat-file", "--batch"])
+            ours_in, theirs_in = socket.socketpair()
+            ours_out, theirs_out = socket.socketpair()
+            words = _input_file(b"")
             try:
-                self._process = subprocess.Popen(
+                # Its own session, as `_run`'s gits: no terminal for a configuration to read.
+                process = subprocess.Popen(
                     argv,
                     cwd=self.root,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
+                    stdin=theirs_in.fileno(),
+                    stdout=theirs_out.fileno(),
+                    stderr=words,
                     env=environment,
+                    start_new_session=True,
                 )
             except FileNotFoundError:
+                ours_in.close()
+                ours_out.close()
+                os.close(words)
                 raise GitError("git is not installed or not on PATH; install git") from None
-        return self._process
+            finally:
+                theirs_in.close()
+                theirs_out.close()
+            self._batch = _BatchProcess(
+                process, ours_in.makefile("wb"), ours_out.makefile("rb"), words
+            )
+            ours_in.close()  # the files keep the sockets open
+            ours_out.close()
+        return self._batch
 
     def read(
         self, oids: Collection[str], limit: int = DEFAULT_LIMITS.max_bytes
@@ -327,41 +432,56 @@ class Blobs:
         wanted = sorted(set(oids))
         if not wanted:
             return {}
-        process = self._started()
-        assert process.stdin is not None
-        assert process.stdout is not None
+        batch = self._started()
         request = "".join(f"{oid}\n" for oid in wanted).encode()
         # git answers each request as it reads it: a thread writes while this one reads, so
         # neither waits for the other however many ids there are.
         import threading
 
-        writer = threading.Thread(target=_write_all, args=(process.stdin, request), daemon=True)
+        writer = threading.Thread(target=_write_all, args=(batch.requests, request), daemon=True)
+        # A git that does not answer in the time a git may take is stopped, as `_run` stops its
+        # gits: the read then fails, never hangs.
+        watchdog = threading.Timer(_time_limit[0], batch.process.kill)
         writer.start()
+        watchdog.start()
         try:
-            return {oid: _read_blob(process.stdout, oid, limit + 1) for oid in wanted}
-        except BaseException:
+            return {oid: _read_blob(batch.answers, oid, limit + 1) for oid in wanted}
+        except BaseException as error:
+            said = ""
+            if isinstance(error, GitError) and not watchdog.finished.is_set():
+                # No answer: git stopped; what it said is why (a configuration it cannot read).
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    batch.process.wait(timeout=1)
+                said = os.fsdecode(_read_all(batch.words, 2000)).strip()
             self.close(stop=True)  # the writer may be waiting on git, which waits on us
+            if watchdog.finished.is_set() and isinstance(error, GitError):
+                raise _timed_out(self._repository, "cat-file") from None
+            if said and isinstance(error, GitError):
+                raise GitError(
+                    f"git cat-file stopped: {visible('; '.join(said.splitlines()))}"
+                ) from None
             raise
         finally:
+            watchdog.cancel()
             writer.join()
 
     def close(self, *, stop: bool = False) -> None:
-        if self._process is not None:
-            process, self._process = self._process, None
+        if self._batch is not None:
+            batch, self._batch = self._batch, None
             if stop:
-                process.kill()
-            for stream in (process.stdin, process.stdout):
-                if stream is not None:
-                    with contextlib.suppress(BrokenPipeError):  # git stopped first
-                        stream.close()
-            process.wait()
+                batch.process.kill()
+            for stream in (batch.requests, batch.answers):
+                with contextlib.suppress(OSError):  # git stopped first
+                    stream.close()
+            batch.process.wait()
+            os.close(batch.words)
 
 
 def _write_all(stream: IO[bytes], data: bytes) -> None:
     try:
         stream.write(data)
         stream.flush()
-    except BrokenPipeError:  # git stopped; the reader says why
+    except OSError:  # git stopped (a broken pipe, a reset socket); the reader says why
         pass
 
 
@@ -939,7 +1059,12 @@ def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
         if "\0GIT_DIR" not in known:
             known["\0GIT_DIR"] = _environment_work_tree()
         return known["\0GIT_DIR"]
-    folder = os.path.dirname(os.path.abspath(path))
+    return nearest_with_git(os.path.dirname(os.path.abspath(path)), known)
+
+
+def nearest_with_git(folder: str, known: dict[str, str | None]) -> str | None:
+    """The nearest folder at or above `folder` holding `.git` (None: none); `known` remembers
+    the folders already asked about."""
     walked = []
     current = folder
     while current not in known:

@@ -41,6 +41,10 @@ __all__ = ["SOURCE", "SafetyProfileServer", "build_server", "client_column", "se
 
 SOURCE = "safety-profile"
 logger = logging.getLogger(__name__)
+# Seconds a git may take before the server stops it (the gits it runs answer in milliseconds):
+# nothing else is answered meanwhile, and a repository where git did not answer is not asked
+# again (`git_objects`).
+GIT_TIME_LIMIT = 15.0
 
 _SEVERITIES = {"error": lsp.DiagnosticSeverity.Error, "hint": lsp.DiagnosticSeverity.Hint}
 _UNITS: dict[str, Callable[[str], int]] = {
@@ -171,6 +175,7 @@ class SafetyProfileServer(LanguageServer):
 
         super().__init__(SOURCE, version("cleveragents-safety-profile"), protocol_cls=_Protocol)
         self._refused: set[str] = set()  # URIs refused, each said once
+        self._stuck_told: set[str] = set()  # repositories where git did not answer, said once
         self.kind_setting: str | None = None  # initializationOptions.kind: every file as this
         self.debounce = 0.05  # seconds: changes closer together than this are checked once
         self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
@@ -194,6 +199,7 @@ class SafetyProfileServer(LanguageServer):
             self.refuse(uri, str(refusal))
             return None
         place = self._places.place(path)
+        self._say_where_git_is_stuck()
         if self.kind_setting is not None:
             kind = self.kind_setting if YAML_NAME.search(path) else None
         else:
@@ -241,14 +247,35 @@ class SafetyProfileServer(LanguageServer):
         are about the file, which the buffer shows decoded; its version at HEAD, against which
         loosening is shown; and what git says of it. A file that is a link is read as the file
         it leads to inside its repository (`git.link` when it leads outside or nowhere)."""
+        file = self.file_of(document)
+        if file is not None:
+            self._read_disk(document, file.place.path)
+            self._say_where_git_is_stuck()
+
+    def _say_where_git_is_stuck(self) -> None:
+        """Warn, once for each, of the repositories where git did not answer in time (their
+        files are then checked as files in no repository)."""
+        from .git_objects import stuck_repositories
+
+        for repository in sorted(stuck_repositories() - self._stuck_told):
+            self._stuck_told.add(repository)
+            message = (
+                f"safety-profile: git did not answer in {quoted(repository)} within "
+                f"{GIT_TIME_LIMIT:.0f} s (does the repository's configuration include a file "
+                "that never ends, such as a FIFO?); it is not asked there again until the "
+                "server restarts, and its files are checked as files in no repository"
+            )
+            logger.warning("%s", message)
+            self.window_show_message(
+                lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
+            )
+
+    def _read_disk(self, document: TextDocument, path: str) -> None:
         from .git_objects import LinkError, checkout_problems
         from .head_version import head_version
         from .lsp_documents import link_problem, target
 
-        file = self.file_of(document)
-        if file is None:
-            return
-        self._places.forget(file.place.path)  # the folder may be a repository now
+        self._places.forget(path)  # the folder may be a repository now
         file = self._locate(document.uri)
         self._files[document.uri] = file
         if file is None or file.kind is None:
@@ -565,7 +592,9 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
     from .lsp_completion import categories_in, completions, hover, workspace_categories
 
     found: dict[str, tuple[float, set[str]]] = {}  # by workspace root: when read, categories
-    places = Places()  # each folder's repository, asked once: which kind a file is
+    # By URI: an open buffer's categories, and the version and kind they were read for.
+    buffers: dict[str, tuple[tuple[int | None, str] | None, list[str]]] = {}
+    places = Places(by_repository=True)  # each repository asked once: which kind a file is
 
     def floors_of(ls: SafetyProfileServer, document: TextDocument) -> tuple[Floor, ...]:
         file = ls.file_of(document)
@@ -585,11 +614,16 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
         names = set(found[root][1]) if root else set()
         for document in list(ls.workspace.text_documents.values()):
             kind = ls.kind_of(document)
-            if document.uri == completed:
-                continue
-            mapping = load_bytes(document.source.encode(), document.uri).mapping
-            if kind is not None and mapping is not None:
-                names.update(categories_in(mapping, kind))
+            if document.uri == completed or kind is None:
+                continue  # other YAML buffers (an editor may send them all) are never read
+            version = (document.version, kind)
+            if buffers.get(document.uri, (None, []))[0] != version:  # read once a version
+                mapping = load_bytes(document.source.encode(), document.uri).mapping
+                read = [] if mapping is None else categories_in(mapping, kind)
+                buffers[document.uri] = (version, read)
+            names.update(buffers[document.uri][1])
+        for uri in [uri for uri in buffers if ls.open_document(uri) is None]:
+            del buffers[uri]  # closed
         return names
 
     def markup(formats: Sequence[str] | None, text: str) -> lsp.MarkupContent | str:
@@ -683,11 +717,13 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
 def serve() -> None:
     """Serve one client over standard input and output until it says `exit`, whatever bytes
     it sends (`lsp_framing`)."""
+    from .git_objects import limit_git_time
     from .lsp_framing import FramedInput, LockedOutput, answer_refusals
 
     # Warnings and errors (pygls logs every message below that); editors keep stderr as the log.
     logging.basicConfig(level=logging.ERROR, format="safety-profile lsp: %(message)s")
     logger.setLevel(logging.WARNING)
+    limit_git_time(GIT_TIME_LIMIT)
     standard_input: Any = sys.stdin.buffer
     output = LockedOutput(sys.stdout.buffer)
     framed = FramedInput(standard_input, answer_refusals(output, logger.warning))

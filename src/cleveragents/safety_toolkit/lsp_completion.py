@@ -45,9 +45,13 @@ _KEY = r"[A-Za-z_][A-Za-z0-9_]*"
 _KEY_LINE = re.compile(rf"^( *)({_KEY}) *:(?=\s|$)")
 _TYPED_KEY = re.compile(rf"^( *)({_KEY})?$")
 _TYPED_VALUE = re.compile(rf"^( *)({_KEY}) *: +([^\s\[#]*)$")
-_TYPED_FLOW_ITEM = re.compile(rf"^( *)({_KEY}) *: *\[([^\]#]*?)([^\s,\[\]#]*)$")
+# Each pattern takes time in proportion to the line, whatever it holds (a line of a file from
+# anywhere may be megabytes): no lazy group before a group that may fail after a long run
+# (`\[(.*?)(\w*)$` on `[xxx...x ` tries every split), which is quadratic. The flow item: what
+# comes before the word being typed ends at the last separator, if any, then the word.
+_TYPED_FLOW_ITEM = re.compile(rf"^( *)({_KEY}) *: *\[((?:[^\]#]*[\s,\[])?)([^\s,\[\]#]*)$")
 _TYPED_BLOCK_ITEM = re.compile(r"^( *)- +([^\s#]*)$")
-_BLOCK_ITEM = re.compile(r"^( *)- +(.*?)\s*(?:#.*)?$")
+_BLOCK_ITEM = re.compile(r"^( *)- +([^#]*)")  # the item: up to a comment, less trailing spaces
 # A category as a plain scalar that reads back as the same string in YAML 1.1 and 1.2.
 _PLAIN_CATEGORY = re.compile(r"^[A-Za-z][A-Za-z0-9_./-]*$")
 _RESERVED = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"})
@@ -421,7 +425,7 @@ def _block_items(lines: Sequence[str], key_line: int, skip: int) -> set[str]:
         item = _BLOCK_ITEM.match(lines[number])
         if item is None:
             break
-        items.add(item.group(2).strip("'\""))
+        items.add(item.group(2).rstrip().strip("'\""))
     return items
 
 
@@ -449,6 +453,9 @@ def hover(
 # Folders no profile of the repository lives in: tools' own and installed packages.
 _SKIPPED_FOLDERS = frozenset({".git", "node_modules", ".venv", "venv", ".tox", "__pycache__"})
 MAX_FILES = 2000  # profiles and actions read for their categories, at most
+# Files and folders looked at, at most: the walk is on the server's only thread, and a folder
+# opened in an editor may hold millions (a home folder, an unpacked archive made to).
+MAX_ENTRIES = 50_000
 
 
 def categories_in(document: Any, kind: str) -> list[str]:
@@ -465,10 +472,17 @@ def categories_in(document: Any, kind: str) -> list[str]:
     ]
 
 
-def _checked_files(root: str, kind_of: Callable[[str], str | None]) -> Iterator[tuple[str, str]]:
+def _checked_files(
+    root: str, kind_of: Callable[[str], str | None], max_entries: int = MAX_ENTRIES
+) -> Iterator[tuple[str, str]]:
     """Each file below `root` (links not followed) a hook checks, with its kind (`kind_of` a
-    file's path, as the hooks see its name)."""
+    file's path, as the hooks see its name), among the first `max_entries` files and folders
+    walked (each folder's names in order)."""
+    seen = 0
     for folder, folders, files in os.walk(root):
+        seen += len(folders) + len(files)
+        if seen > max_entries:
+            return
         folders[:] = sorted(name for name in folders if name not in _SKIPPED_FOLDERS)
         for name in sorted(files):
             path = os.path.join(folder, name)
@@ -477,14 +491,17 @@ def _checked_files(root: str, kind_of: Callable[[str], str | None]) -> Iterator[
 
 
 def workspace_categories(
-    root: str, kind_of: Callable[[str], str | None], max_files: int = MAX_FILES
+    root: str,
+    kind_of: Callable[[str], str | None],
+    max_files: int = MAX_FILES,
+    max_entries: int = MAX_ENTRIES,
 ) -> set[str]:
     """The categories allowed by the profiles and actions under `root` (read as `check` reads
     them: regular files only, the loader's limits; files that do not load are skipped)."""
     from cleveragents.reading.loaded_file import load_file
 
     found: set[str] = set()
-    for count, (path, kind) in enumerate(_checked_files(root, kind_of)):
+    for count, (path, kind) in enumerate(_checked_files(root, kind_of, max_entries)):
         if count >= max_files:
             break
         if os.path.islink(path):

@@ -16,7 +16,16 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
-from .git_objects import GITLINK, LINK, GitError, LinkError, Links, git, quoted
+from .git_objects import (
+    GITLINK,
+    LINK,
+    GitError,
+    LinkError,
+    Links,
+    folder_with_git,
+    git,
+    quoted,
+)
 from .kinds import KINDS
 
 __all__ = ["Place", "Places", "UriRefused", "file_path", "kind_by_name", "link_problem", "target"]
@@ -58,14 +67,32 @@ class Place(NamedTuple):
 
 
 class Places:
-    """Where files are in their repositories: `git rev-parse` once per folder, remembered until
-    `forget`."""
+    """Where files are in their repositories: `git rev-parse` once per folder (with
+    `by_repository`, once per folder holding `.git`, for many files at once), remembered until
+    `forget`; never in a folder with no `.git` at or above it, where git finds no repository."""
 
-    def __init__(self) -> None:
+    def __init__(self, by_repository: bool = False) -> None:
         self._tops: dict[str, str | None] = {}
+        self._by_repository = by_repository
+        self._asked_in: dict[str, str | None] = {}  # by folder: `_folder`'s answer
+
+    def _folder(self, path: str) -> str | None:
+        """The folder to ask git in for `path`; None: git would find no repository."""
+        folder, _ = _existing_folder(os.path.dirname(path))
+        if os.environ.get("GIT_DIR"):
+            return folder  # git reads that repository, from any folder
+        if folder not in self._asked_in:
+            holder = folder_with_git(folder)
+            if holder is None or self._by_repository:
+                self._asked_in[folder] = holder
+            else:
+                self._asked_in[folder] = folder
+        return self._asked_in[folder]
 
     def place(self, path: str) -> Place:
-        folder, _ = _existing_folder(os.path.dirname(path))
+        folder = self._folder(path)
+        if folder is None:
+            return Place(path, None, None)
         if folder not in self._tops:
             self._tops[folder] = _top_of(folder)
         root = self._tops[folder]
@@ -74,7 +101,10 @@ class Places:
 
     def forget(self, path: str) -> None:
         """Ask git again for the folder of `path` (on save: the folder may be a repository now)."""
-        self._tops.pop(_existing_folder(os.path.dirname(path))[0], None)
+        folder = self._folder(path)
+        self._asked_in.pop(_existing_folder(os.path.dirname(path))[0], None)
+        if folder is not None:
+            self._tops.pop(folder, None)
 
 
 def _existing_folder(folder: str) -> tuple[str, list[str]]:
