@@ -326,6 +326,58 @@ def test_the_action_passes_a_pull_request_that_loosens_nothing(
     assert review_lines(results[-1].stdout) == []
 
 
+# Code a pull request adds under the name of the review's own package, at the root of its
+# tree: were it imported, it would leave a mark and rewrite the review step's script, which
+# bash is still reading, so that the step ends with status 0 whatever the review found.
+OUR_PACKAGE_IN_THE_PULL_REQUEST = {
+    "cleveragents/__init__.py": """\
+import os
+from pathlib import Path
+Path(os.environ["RUNNER_TEMP"], "pull-request-code-ran").write_text("ran")
+arguments = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().split(b"\\0")
+for script in (Path(os.fsdecode(a)) for a in arguments if a.endswith(b".sh")):
+    text = script.read_bytes().replace(b'exit "$status"', b'exit 0        ')
+    script.write_bytes(text)
+""",
+    "cleveragents/safety_toolkit/__init__.py": "",
+    "cleveragents/safety_toolkit/formats/__init__.py": "",
+    "cleveragents/safety_toolkit/formats/sarif_runs.py": "print('{}')\n",
+    "cleveragents/safety_toolkit/github_event.py": "",
+}
+
+
+def test_no_code_of_the_pull_request_runs_in_the_review(
+    tmp_path: Path, action_path: Path, floor_wheel: Path
+) -> None:
+    """The review's Python runs isolated (`-I`): a `python -m` puts the current folder first on
+    the module path, and the review step runs in the pull request's checkout, so a package the
+    pull request adds there under the review's own name was imported and run, and could make
+    the step pass a loosening. Now the pull request's files stay data."""
+    pull = PullRequest(
+        tmp_path,
+        {
+            **OUR_PACKAGE_IN_THE_PULL_REQUEST,
+            "config/prod.safety_profile.yaml": PROFILE.replace("true", "false", 1),
+        },
+    )
+    (tmp_path / "workspace").mkdir()
+    environment = pull.runner_environment(tmp_path, action_path)
+    context = action_context(
+        action_path,
+        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
+    )
+    results = run_steps(ACTION["runs"]["steps"], context, environment)
+    assert not (Path(environment["RUNNER_TEMP"]) / "pull-request-code-ran").exists()
+    assert [result.returncode for result in results] == [0, 0, 1], [
+        result.stdout + result.stderr for result in results
+    ]
+    expected = (
+        "::error file=config/prod.safety_profile.yaml,line=1,col=18,"
+        "title=loosens.require_sandbox::require_sandbox loosens: true → false"
+    )
+    assert expected in review_lines(results[-1].stdout)
+
+
 def documented_job() -> dict[str, Any]:
     ((_, workflow),) = [
         (language, text)
