@@ -60,6 +60,50 @@ def test_a_link_out_of_the_repository_is_not_read_nor_printed(tmp_path: Path, ta
     assert from_below.returncode == 1
 
 
+@pytest.mark.parametrize("target", [".git/secret", ".env", "vendor/lib/.git/config"])
+def test_a_link_to_a_file_git_does_not_hold_is_not_read_nor_printed(
+    tmp_path: Path, target: str
+) -> None:
+    """A committed link to a file in the repository's folder that git does not hold: in git's
+    own folder (where actions/checkout keeps the job's token, in `.git/config`), a file git
+    ignores (`.env`), a nested repository's. `diff --git` refused it (a checkout lacks it);
+    `check`, and so the profile hook, read it and printed its first bytes in the error
+    ("the top level is 'token: ...'"). Now it is file.outside, the file unread."""
+    new_repository(tmp_path, {".gitignore": ".env\n", "vendor/lib/keep": ""})
+    secret = "GITHUB_TOKEN=hunter2\n"  # a scalar: an error message quoted it
+    write_files(tmp_path, {".env": secret, "vendor/lib/.git/config": secret})
+    (tmp_path / ".git" / "secret").write_text(secret, encoding="utf-8")
+    (tmp_path / "config").mkdir()
+    os.symlink("../" + target, tmp_path / "config" / "prod.safety_profile.yaml")
+    git(tmp_path, "add", "config/prod.safety_profile.yaml")
+    for output_format in ("text", "json", "sarif", "github"):
+        result = run(
+            "check", "--format", output_format, "config/prod.safety_profile.yaml", cwd=tmp_path
+        )
+        assert result.returncode == 1, (output_format, result.stdout)
+        assert "hunter2" not in result.stdout + result.stderr, output_format
+        assert "file.outside" in result.stdout or output_format == "text", output_format
+    text = run("check", "config/prod.safety_profile.yaml", cwd=tmp_path)
+    assert text.stdout.splitlines() == [
+        f"config/prod.safety_profile.yaml: error: is a link to '{target}', which git does not "
+        "hold (a file in git's own folder, a file git ignores, a nested repository's): a "
+        "checkout lacks it, so it is not read; make the profile a regular file, or link it to "
+        "a file committed in the repository",
+        "1 of 1 file invalid",
+    ]
+
+
+def test_a_file_git_ignores_named_as_itself_is_read(tmp_path: Path) -> None:
+    """A local profile git ignores, named by its own name (no link), is what the user asked
+    for; and a link to a file not committed yet, but not ignored, is followed as diff follows
+    it in the working tree."""
+    new_repository(tmp_path, {".gitignore": "local.safety_profile.yaml\n"})
+    write_files(tmp_path, {"local.safety_profile.yaml": STRICT, "data/new.yaml": STRICT})
+    os.symlink("data/new.yaml", tmp_path / "new.safety_profile.yaml")
+    result = run("check", "local.safety_profile.yaml", "new.safety_profile.yaml", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "ok: 2 files valid\n")
+
+
 def test_a_link_inside_the_repository_is_still_followed(tmp_path: Path) -> None:
     new_repository(tmp_path, {"data/prod.yaml": "require_sandbox: maybe\n"})
     os.symlink("data/prod.yaml", tmp_path / "prod.safety_profile.yaml")

@@ -105,7 +105,8 @@ class Checker:
 def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -> list[Problem]:
     """Every problem of every file checked as `kind` (errors and hints, unsorted), with the
     fields below the floor `floors` finds for each file. A file whose links lead out of its
-    repository (or, outside one, out of the folder checked) is not read (`file.outside`).
+    repository (or, outside one, out of the folder checked), or to a file there git does not
+    hold, is not read (`file.outside`).
     Raises FloorError for a floor that cannot be used, GitError when git refuses to say what
     a checkout of a file's repository holds."""
     from .git_objects import checkout_problems, collision_problems, locate, outside_problems

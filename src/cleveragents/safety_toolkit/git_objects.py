@@ -777,10 +777,12 @@ def repository_refused(top: str, error: GitError) -> GitError:
 
 class Located(NamedTuple):
     """Where a file named on the command line is: the work tree its name is in (resolved;
-    None: none), and the file it leads to (resolved)."""
+    None: none), the file it leads to (resolved), and whether a link of the work tree was
+    followed on the way (from its name in the work tree to that file)."""
 
     top: str | None
     real: str
+    through_link: bool = False
 
 
 def locate(paths: Iterable[str]) -> dict[str, Located]:
@@ -790,9 +792,14 @@ def locate(paths: Iterable[str]) -> dict[str, Located]:
     located = {}
     for path in paths:
         top = work_tree_of(path, tops)
-        if top is not None and top not in resolved:
+        real = os.path.realpath(path)
+        if top is None:
+            located[path] = Located(None, real)
+            continue
+        if top not in resolved:
             resolved[top] = os.path.realpath(top)
-        located[path] = Located(None if top is None else resolved[top], os.path.realpath(path))
+        named = os.path.join(resolved[top], os.path.relpath(os.path.abspath(path), top))
+        located[path] = Located(resolved[top], real, real != os.path.normpath(named))
     return located
 
 
@@ -831,18 +838,28 @@ OUTSIDE_MESSAGE = (
 )
 
 
+NOT_HELD_MESSAGE = (
+    "is a link to {target}, which git does not hold (a file in git's own folder, a file git "
+    "ignores, a nested repository's): a checkout lacks it, so it is not read; make the "
+    "profile a regular file, or link it to a file committed in the repository"
+)
+
+
 def outside_problems(
     paths: Sequence[str], located: Mapping[str, Located] | None = None
 ) -> dict[str, Problem]:
     """`check`, before reading anything: each of `paths` whose links lead out of the git work
     tree it is in (outside any work tree: out of both the folder checked, the current one, and
-    the folder the file is named in). Such a file is not read: it may exist on one machine
-    only (the CI runner's strict profile, a secret), and its bytes must not reach a report."""
+    the folder the file is named in), or, in the work tree, to a file git does not hold, as
+    `diff --git` refuses it (in `.git`, ignored, a nested repository's). Such a file is not
+    read: it may exist on one machine only (the CI runner's strict profile, a secret), and its
+    bytes must not reach a report. GitError when git refuses the repository."""
     located = locate(paths) if located is None else located
     here = os.path.realpath(os.curdir)
     refused = {}
+    linked: dict[str, dict[str, str]] = {}  # work tree -> path -> the file, for those in it
     for path in paths:
-        top, real = located[path]
+        top, real, through_link = located[path]
         if top is not None:
             bounds, where = [top], "the repository"
         else:
@@ -851,7 +868,26 @@ def outside_problems(
         if not any(inside(real, bound) for bound in bounds):
             message = OUTSIDE_MESSAGE.format(where=where)
             refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
+        elif top is not None and through_link:
+            relative = os.path.relpath(real, top).replace(os.sep, "/")
+            linked.setdefault(top, {})[path] = relative
+    for top, targets in linked.items():
+        held = _held_files(top)
+        for path, target in targets.items():
+            if target not in held:
+                message = NOT_HELD_MESSAGE.format(target=quoted(target))
+                refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
     return refused
+
+
+def _held_files(top: str) -> set[str]:
+    """The files git holds in the work tree `top`, or would (not ignored): what a checkout
+    of it, once committed, holds; never anything in `.git` or in a nested repository."""
+    try:
+        output = git(top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    except GitError as error:
+        raise repository_refused(top, error) from None
+    return set(filter(None, _fields(output)))
 
 
 def collision_problems(
