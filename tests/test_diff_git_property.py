@@ -65,7 +65,8 @@ PROFILES = [
     "sub/e safety-profile.yaml",
     "data/v.safety_profile.yaml",
 ]
-DATA = ["data/t.yaml", "data/u.yaml"]  # link targets, not profiles by name
+# Link targets, not profiles by name; two of them one file on macOS and Windows.
+DATA = ["data/t.yaml", "data/u.yaml", "data/T.yaml"]
 NAMES = PROFILES + DATA
 FOLDER_LINKS = ["conf", "sub/up", "loop"]  # names that are only ever links
 STRICT = "require_sandbox: true\nmax_total_cost: 10.0\n"
@@ -426,6 +427,26 @@ def merge(repo: Path, branch: str, resolution: Entry) -> None:
     branch_ops=None,
     resolution=("file", STRICT),
     folders=[("link", "sub")],
+    floor_edit="{}\n",
+    attributes="",
+    new_attributes="",
+)
+# Twins already there, one read through a link: editing the other (which git writes last, so a
+# folding checkout holds its bytes for both) changes what the profile reads there.
+@example(
+    tree=(
+        {
+            "data/T.yaml": ("file", STRICT),
+            "data/t.yaml": ("file", STRICT),
+            "a.safety_profile.yaml": ("link", "data/T.yaml"),
+        },
+        {},
+    ),
+    with_floor=False,
+    ops=[("edit", "data/t.yaml", "", ("file", "{}\n"))],
+    branch_ops=None,
+    resolution=("file", STRICT),
+    folders=[("link", "data")],
     floor_edit="{}\n",
     attributes="",
     new_attributes="",

@@ -896,13 +896,13 @@ def collision_problems(
     """`check`: each of `paths` that another name in its repository (what the index holds) or,
     outside one, in its folder, is one file with on a case-insensitive or normalising file
     system (`name_folding`). GitError when git refuses the repository."""
-    from .name_folding import collision_message
+    from .name_folding import collision_message, read_through_message
 
     located = locate(paths) if located is None else located
     listings: dict[str, _Listing] = {}
     problems = []
     for path in paths:
-        top = located[path].top
+        top, real, through_link = located[path]
         if top is None:  # the names in the file's own folder
             shown = os.path.basename(path)
             folder = os.path.dirname(os.path.abspath(path))
@@ -914,6 +914,13 @@ def collision_problems(
                 listings[top] = _Listing.of_index(top)
             shown = os.path.relpath(os.path.abspath(path), top).replace(os.sep, "/")
             found = listings[top].collisions(shown)
+            if not found and through_link and inside(real, top):
+                # The file a link leads to, and its folders: another name folds to it.
+                target = os.path.relpath(real, top).replace(os.sep, "/")
+                twins = listings[top].collisions(target)
+                if twins:
+                    message = read_through_message(shown, target, twins)
+                    problems.append(Problem(path, 0, 0, "", message, Rule.FILE_NAME_COLLISION))
         if found:
             message = collision_message(shown, found)
             problems.append(Problem(path, 0, 0, "", message, Rule.FILE_NAME_COLLISION))

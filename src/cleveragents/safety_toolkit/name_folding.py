@@ -26,7 +26,14 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-__all__ = ["collision_message", "collisions", "folded", "folded_names", "twin_groups"]
+__all__ = [
+    "collision_message",
+    "collisions",
+    "folded",
+    "folded_names",
+    "read_through_message",
+    "twin_groups",
+]
 
 # The code points HFS+ ignores when it compares names (git's utf8.c, `next_hfs_char`).
 _HFS_IGNORED = dict.fromkeys(
@@ -94,6 +101,15 @@ def collision_message(name: str, others: Sequence[str]) -> str:
         f"system (macOS, Windows){_how_they_differ(name, others)}: a checkout there holds only "
         "one of them, whichever git writes last; rename one"
     )
+
+
+def read_through_message(name: str, through: str, others: Sequence[str]) -> str:
+    """What `check` and `diff` say of a name read through `through` (the file its link leads
+    to, or a folder on its way) when others fold to `through`."""
+    from .git_objects import quoted
+
+    twins = collision_message(through, others)
+    return f"{quoted(name)} is read through {quoted(through)}, and {twins}"
 
 
 def _how_they_differ(name: str, others: Sequence[str]) -> str:
