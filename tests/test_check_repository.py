@@ -93,6 +93,39 @@ def test_a_link_to_a_file_git_does_not_hold_is_not_read_nor_printed(
     ]
 
 
+def test_a_file_an_attribute_transforms_is_not_read_nor_printed(tmp_path: Path) -> None:
+    """A checkout's smudge filter writes what the commit does not hold: a repository that
+    keeps its secrets encrypted (git-crypt, here a base64 filter) decrypts them on checkout.
+    A profile given that filter and the encrypted blob of a secret was refused
+    (git.attribute), yet `check` read it as the checkout wrote it and printed the decrypted
+    secret in its error, as `diff --git` never does. Now the file is not read."""
+    new_repository(tmp_path, {"README.md": "x\n"})
+    git(tmp_path, "config", "filter.crypt.smudge", "base64 -d")
+    git(tmp_path, "config", "filter.crypt.clean", "base64")
+    write_files(
+        tmp_path,
+        {
+            ".gitattributes": "secrets.env filter=crypt\n*.safety_profile.yaml filter=crypt\n",
+            "secrets.env": "DEPLOY_KEY=hunter2\n",
+            "prod.safety_profile.yaml": "DEPLOY_KEY=hunter2\n",  # the same encrypted blob
+        },
+    )
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "a profile that decrypts to a secret")
+    assert "hunter2" not in git(tmp_path, "cat-file", "-p", "HEAD:prod.safety_profile.yaml")
+    for output_format in ("text", "json", "sarif", "github"):
+        result = run("check", "--format", output_format, "prod.safety_profile.yaml", cwd=tmp_path)
+        assert result.returncode == 1, (output_format, result.stdout)
+        assert "hunter2" not in result.stdout + result.stderr, output_format
+        assert "git.attribute" in result.stdout or output_format == "text", output_format
+    assert run("check", "prod.safety_profile.yaml", cwd=tmp_path).stdout.splitlines() == [
+        "prod.safety_profile.yaml: error: the git attribute filter=crypt makes a checkout of "
+        "this file differ from the committed file, so what is reviewed is not what is read; "
+        "remove it from .gitattributes for safety profiles and actions",
+        "1 of 1 file invalid",
+    ]
+
+
 def test_a_file_git_ignores_named_as_itself_is_read(tmp_path: Path) -> None:
     """A local profile git ignores, named by its own name (no link), is what the user asked
     for; and a link to a file not committed yet, but not ignored, is followed as diff follows
