@@ -424,6 +424,13 @@ BAD_FLOORS: list[tuple[str, dict[str, str], str]] = [
         "'pkg:PACKAGE/RESOURCE', as a string; found 1",
     ),
     (
+        # A NUL, which no file name holds, took the commands down ("internal error").
+        "a NUL in the path",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "floor.yaml\\u0000.txt"\n'},
+        "pyproject.toml: [tool.safety-profile] floor must be a path relative to this file or "
+        "'pkg:PACKAGE/RESOURCE', as a string; found 'floor.yaml\\x00.txt'",
+    ),
+    (
         "misspelt key",
         {"pyproject.toml": '[tool.safety-profile]\nflor = "floor.yaml"\n'},
         "pyproject.toml: [tool.safety-profile] has unknown keys 'flor'; the one key is 'floor'",

@@ -177,7 +177,8 @@ def parse_config(data: bytes, pyproject: str, shown: str) -> Configured | None:
     if "floor" not in table:
         return None
     spec = table["floor"]
-    if not isinstance(spec, str) or not spec.strip():
+    # A NUL: no file name holds one (the file system calls would stop the command).
+    if not isinstance(spec, str) or not spec.strip() or "\0" in spec:
         raise FloorError(
             f"{shown}: [tool.{CONFIG_TABLE}] floor must be a path relative to this file or "
             f"'{PACKAGE_PREFIX}PACKAGE/RESOURCE', as a string; found {spec!r}"
