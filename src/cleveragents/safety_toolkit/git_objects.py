@@ -868,7 +868,8 @@ def outside_problems(
         if not any(inside(real, bound) for bound in bounds):
             message = OUTSIDE_MESSAGE.format(where=where)
             refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
-        elif top is not None and through_link:
+        elif top is not None and through_link and os.path.lexists(real) and not os.path.isdir(real):
+            # (A folder, or nothing, is said to be one when the file is read.)
             relative = os.path.relpath(real, top).replace(os.sep, "/")
             linked.setdefault(top, {})[path] = relative
     for top, targets in linked.items():
