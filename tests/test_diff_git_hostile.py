@@ -797,11 +797,13 @@ def test_thousands_of_file_links_are_read_by_one_git_process_per_revision(
         ),
         # Unicode case folding: LONG S is `s` (not a profile by the hooks' ASCII pattern).
         ("prod.safety_profile.yaml", "prod.\u017fafety_profile.yaml", ""),
+        # Windows' upcase table: DOTLESS I is `I`, as `i` is (full case folding keeps it apart).
+        ("prod.safety_profile.yaml", "prod.safety_prof\u0131le.yaml", ""),
         # A folder in another case, and Windows' trailing dot.
         ("config/prod.safety_profile.yaml", "Config/prod.safety_profile.yaml", ""),
         ("prod.safety_profile.yaml", "prod.safety_profile.yaml.", ""),
     ],
-    ids=["case", "nfc-nfd", "hfs-ignored", "long-s", "folder-case", "trailing-dot"],
+    ids=["case", "nfc-nfd", "hfs-ignored", "long-s", "dotless-i", "folder-case", "trailing-dot"],
 )
 def test_a_name_another_profile_has_on_macos_or_windows_is_an_error(
     tmp_path: Path, existing: str, added: str, how: str
