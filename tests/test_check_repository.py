@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from git_repos import git, new_repository, write_files
+from git_repos import git, new_repository, secrets_repository, write_files
 from programs import run_program
 
 STRICT = "require_sandbox: true\n"
@@ -99,10 +99,7 @@ def test_a_file_an_attribute_transforms_is_not_read_nor_printed(tmp_path: Path) 
     A profile given that filter and the encrypted blob of a secret was refused
     (git.attribute), yet `check` read it as the checkout wrote it and printed the decrypted
     secret in its error, as `diff --git` never does. Now the file is not read."""
-    new_repository(tmp_path, {"README.md": "x\n"})
-    git(tmp_path, "config", "filter.crypt.smudge", "base64 -d")
-    git(tmp_path, "config", "filter.crypt.clean", "base64")
-    write_files(
+    secrets_repository(
         tmp_path,
         {
             ".gitattributes": "secrets.env filter=crypt\n*.safety_profile.yaml filter=crypt\n",
@@ -110,8 +107,6 @@ def test_a_file_an_attribute_transforms_is_not_read_nor_printed(tmp_path: Path) 
             "prod.safety_profile.yaml": "DEPLOY_KEY=hunter2\n",  # the same encrypted blob
         },
     )
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-q", "-m", "a profile that decrypts to a secret")
     assert "hunter2" not in git(tmp_path, "cat-file", "-p", "HEAD:prod.safety_profile.yaml")
     for output_format in ("text", "json", "sarif", "github"):
         result = run("check", "--format", output_format, "prod.safety_profile.yaml", cwd=tmp_path)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT
-from git_repos import git, new_repository, write_files
+from git_repos import git, new_repository, secrets_repository, write_files
 from programs import BIN, run_program
 from readme import code_blocks
 
@@ -651,10 +651,7 @@ def test_a_floor_an_attribute_transforms_is_refused_and_never_printed(tmp_path: 
     and printed it in the error that it is not a valid profile ("the top level is
     'DEPLOY_KEY=...'"), in `check` and in `diff` against the working tree. A floor a git
     attribute transforms on checkout is refused now, unread, as a profile is."""
-    new_repository(tmp_path, {"README.md": "x\n"})
-    git(tmp_path, "config", "filter.crypt.smudge", "base64 -d")
-    git(tmp_path, "config", "filter.crypt.clean", "base64")
-    write_files(
+    secrets_repository(
         tmp_path,
         {
             ".gitattributes": "secrets.env filter=crypt\n",
@@ -664,8 +661,6 @@ def test_a_floor_an_attribute_transforms_is_refused_and_never_printed(tmp_path: 
             "x.safety_profile.yaml": "require_sandbox: true\n",
         },
     )
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-q", "-m", "a floor that decrypts to a secret")
     for args in (("check", "x.safety_profile.yaml"), ("diff", "--git", "HEAD")):
         result = safety_profile(*args, cwd=tmp_path)
         assert (result.returncode, result.stdout) == (2, ""), (args, result.stderr)

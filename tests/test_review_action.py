@@ -306,6 +306,21 @@ def readme_inputs() -> dict[str, str]:
     return dict(step["with"])
 
 
+def run_the_action(
+    pull: PullRequest, tmp_path: Path, action_path: Path, floor_wheel: Path, **runner: str
+) -> tuple[list[subprocess.CompletedProcess[str]], dict[str, str], dict[str, str]]:
+    """The action's steps for `pull` in a clean workspace (`runner`: variables to set besides
+    the `pull_request` run's), the organisation's floor from the example's wheel: the
+    results, and the context and environment they ran with."""
+    (tmp_path / "workspace").mkdir()
+    environment = pull.runner_environment(tmp_path, action_path) | runner
+    context = action_context(
+        action_path,
+        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
+    )
+    return run_steps(ACTION["runs"]["steps"], context, environment), context, environment
+
+
 def test_the_action_passes_a_pull_request_that_loosens_nothing(
     tmp_path: Path, action_path: Path, floor_wheel: Path
 ) -> None:
@@ -313,13 +328,7 @@ def test_the_action_passes_a_pull_request_that_loosens_nothing(
         tmp_path,
         {"config/prod.safety_profile.yaml": PROFILE.replace("20.0", "10.0"), "README.md": "x\n"},
     )
-    (tmp_path / "workspace").mkdir()
-    environment = pull.runner_environment(tmp_path, action_path)
-    context = action_context(
-        action_path,
-        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
-    )
-    results = run_steps(ACTION["runs"]["steps"], context, environment)
+    results, _, _ = run_the_action(pull, tmp_path, action_path, floor_wheel)
     assert [result.returncode for result in results] == [0, 0, 0], [
         result.stdout + result.stderr for result in results
     ]
@@ -360,13 +369,7 @@ def test_no_code_of_the_pull_request_runs_in_the_review(
             "config/prod.safety_profile.yaml": PROFILE.replace("true", "false", 1),
         },
     )
-    (tmp_path / "workspace").mkdir()
-    environment = pull.runner_environment(tmp_path, action_path)
-    context = action_context(
-        action_path,
-        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
-    )
-    results = run_steps(ACTION["runs"]["steps"], context, environment)
+    results, _, environment = run_the_action(pull, tmp_path, action_path, floor_wheel)
     assert not (Path(environment["RUNNER_TEMP"]) / "pull-request-code-ran").exists()
     assert [result.returncode for result in results] == [0, 0, 1], [
         result.stdout + result.stderr for result in results
@@ -396,16 +399,11 @@ def test_the_review_is_of_the_head_the_event_names(
     payload = json.loads(pull.event.read_text(encoding="utf-8"))
     payload["pull_request"]["head"]["sha"] = loosening
     pull.event.write_text(json.dumps(payload), encoding="utf-8")
-    (tmp_path / "workspace").mkdir()
-    environment = pull.runner_environment(tmp_path, action_path)
-    environment |= {"GITHUB_EVENT_NAME": "pull_request_target", "GITHUB_SHA": pull.base}
-    environment |= {"GITHUB_REF": "refs/heads/main"}
-    context = action_context(
-        action_path,
-        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
-    )
-    steps = ACTION["runs"]["steps"]
-    results = run_steps(steps, context, environment)
+    results, context, environment = run_the_action(
+        pull, tmp_path, action_path, floor_wheel,
+        GITHUB_EVENT_NAME="pull_request_target", GITHUB_SHA=pull.base,
+        GITHUB_REF="refs/heads/main",
+    )  # fmt: skip
     assert [result.returncode for result in results] == [0, 1], [
         result.stdout + result.stderr for result in results
     ]
@@ -415,7 +413,7 @@ def test_the_review_is_of_the_head_the_event_names(
     git(work, "reset", "-q", "--hard", pull.base)
     git(work, "merge", "-q", "--no-ff", "-m", "Merge pull request #1", loosening)
     git(work, "push", "-q", "-f", bare, "HEAD:refs/pull/1/merge")
-    results = run_steps(steps[1:], context, environment)
+    results = run_steps(ACTION["runs"]["steps"][1:], context, environment)
     assert [result.returncode for result in results] == [0, 1]
     expected = (
         "::error file=config/prod.safety_profile.yaml,line=1,col=18,"
