@@ -179,6 +179,28 @@ def test_git_refusing_the_repository_stops_check_as_it_stops_diff(tmp_path: Path
     assert compared.returncode == 2
 
 
+def test_a_git_dir_git_cannot_use_stops_check_as_it_stops_diff(tmp_path: Path) -> None:
+    """`GIT_DIR` (which git exports to hooks, and CI sets) naming a repository git cannot use
+    (none there, a broken one, another user's): `check` took its files for files outside any
+    repository, skipped the attribute refusal and said ok, while `diff` stopped. Both stop now
+    (exit 2), with git's words; a bare repository, which has no work tree, still means none."""
+    new_repository(tmp_path, {".gitattributes": "*.yaml ident\n", "x.safety_profile.yaml": STRICT})
+    for git_dir in (tmp_path / "nothing", tmp_path / ".gitattributes"):
+        checked = run("check", "x.safety_profile.yaml", cwd=tmp_path, GIT_DIR=str(git_dir))
+        assert (checked.returncode, checked.stdout) == (2, ""), (git_dir, checked.stdout)
+        assert checked.stderr.startswith("safety-profile: git cannot read the repository "), (
+            checked.stderr
+        )
+        compared = run("diff", "--git", "HEAD", cwd=tmp_path, GIT_DIR=str(git_dir))
+        assert compared.returncode == 2
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    elsewhere = tmp_path / "elsewhere"
+    write_files(elsewhere, {"x.safety_profile.yaml": STRICT})
+    plain = run("check", "x.safety_profile.yaml", cwd=elsewhere, GIT_DIR=str(bare))
+    assert (plain.returncode, plain.stdout) == (0, "ok: 1 file valid\n"), plain.stderr
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs a repository owned by another user")
 def test_a_repository_of_dubious_ownership_stops_check(tmp_path: Path) -> None:
     (tmp_path / "repo").mkdir()

@@ -1002,9 +1002,13 @@ def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
 
 
 def _environment_work_tree() -> str | None:
-    """The work tree of the repository `GIT_DIR` names (None: a bare one)."""
+    """The work tree of the repository `GIT_DIR` names (None: a bare one, which has none).
+    GitError when git cannot use that repository: what it holds is unknown, so no file
+    passes for one outside any repository."""
     try:
+        if git(".", "rev-parse", "--is-bare-repository").strip() == b"true":
+            return None
         top = git(".", "rev-parse", "--show-toplevel")[:-1]  # less git's closing newline
-    except GitError:
-        return None
+    except GitError as error:
+        raise repository_refused(os.environ.get("GIT_DIR", ""), error) from None
     return os.path.realpath(os.fsdecode(top)) if top else None
