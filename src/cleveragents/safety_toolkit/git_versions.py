@@ -464,14 +464,13 @@ def _twin_problems(
     link or a folder). Twins the change leaves alone, read as they were, are not its doing."""
     reading = _reading(comparison.names, new=True)
     read_before = _reading(comparison.names, new=False)
+    touched = {through for path in changed for through in (path, *_folders_above(path))}
     problems = []
     for group in twin_groups(new_side.paths()):
         if not any(member in reading for member in group):
             continue
         added = any(old_side.kind_of(member) is None for member in group)
-        edited = any(
-            path == member or path.startswith(f"{member}/") for member in group for path in changed
-        )
+        edited = any(member in touched for member in group)
         read_anew = any(
             reading.get(member, set()) - read_before.get(member, set()) for member in group
         )
