@@ -37,6 +37,19 @@ def new_repository(folder: Path, files: Mapping[str, str], message: str = "first
     return folder
 
 
+def secrets_repository(folder: Path, files: Mapping[str, str]) -> Path:
+    """A repository that keeps secrets encrypted and decrypts them on checkout, as git-crypt
+    does (its filter `crypt`, base64 here, so the commit never holds the text), with `files`
+    committed through it (`.gitattributes` among them says which)."""
+    new_repository(folder, {"README.md": "x\n"})
+    git(folder, "config", "filter.crypt.smudge", "base64 -d")
+    git(folder, "config", "filter.crypt.clean", "base64")
+    write_files(folder, files)
+    git(folder, "add", "-A")
+    git(folder, "commit", "-q", "-m", "through the filter")
+    return folder
+
+
 def committed_copy_of_this_repository(destination: Path) -> Path:
     """Tracked and untracked-but-not-ignored files, committed in a new repository."""
     listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from git_repos import git, new_repository, write_files
+from git_repos import git, new_repository, secrets_repository, write_files
 from programs import run_program
 
 STRICT = "require_sandbox: true\n"
@@ -60,6 +60,78 @@ def test_a_link_out_of_the_repository_is_not_read_nor_printed(tmp_path: Path, ta
     assert from_below.returncode == 1
 
 
+@pytest.mark.parametrize("target", [".git/secret", ".env", "vendor/lib/.git/config"])
+def test_a_link_to_a_file_git_does_not_hold_is_not_read_nor_printed(
+    tmp_path: Path, target: str
+) -> None:
+    """A committed link to a file in the repository's folder that git does not hold: in git's
+    own folder (where actions/checkout keeps the job's token, in `.git/config`), a file git
+    ignores (`.env`), a nested repository's. `diff --git` refused it (a checkout lacks it);
+    `check`, and so the profile hook, read it and printed its first bytes in the error
+    ("the top level is 'token: ...'"). Now it is file.outside, the file unread."""
+    new_repository(tmp_path, {".gitignore": ".env\n", "vendor/lib/keep": ""})
+    secret = "GITHUB_TOKEN=hunter2\n"  # a scalar: an error message quoted it
+    write_files(tmp_path, {".env": secret, "vendor/lib/.git/config": secret})
+    (tmp_path / ".git" / "secret").write_text(secret, encoding="utf-8")
+    (tmp_path / "config").mkdir()
+    os.symlink("../" + target, tmp_path / "config" / "prod.safety_profile.yaml")
+    git(tmp_path, "add", "config/prod.safety_profile.yaml")
+    for output_format in ("text", "json", "sarif", "github"):
+        result = run(
+            "check", "--format", output_format, "config/prod.safety_profile.yaml", cwd=tmp_path
+        )
+        assert result.returncode == 1, (output_format, result.stdout)
+        assert "hunter2" not in result.stdout + result.stderr, output_format
+        assert "file.outside" in result.stdout or output_format == "text", output_format
+    text = run("check", "config/prod.safety_profile.yaml", cwd=tmp_path)
+    assert text.stdout.splitlines() == [
+        f"config/prod.safety_profile.yaml: error: is a link to '{target}', which git does not "
+        "hold (a file in git's own folder, a file git ignores, a nested repository's): a "
+        "checkout lacks it, so it is not read; make the profile a regular file, or link it to "
+        "a file committed in the repository",
+        "1 of 1 file invalid",
+    ]
+
+
+def test_a_file_an_attribute_transforms_is_not_read_nor_printed(tmp_path: Path) -> None:
+    """A checkout's smudge filter writes what the commit does not hold: a repository that
+    keeps its secrets encrypted (git-crypt, here a base64 filter) decrypts them on checkout.
+    A profile given that filter and the encrypted blob of a secret was refused
+    (git.attribute), yet `check` read it as the checkout wrote it and printed the decrypted
+    secret in its error, as `diff --git` never does. Now the file is not read."""
+    secrets_repository(
+        tmp_path,
+        {
+            ".gitattributes": "secrets.env filter=crypt\n*.safety_profile.yaml filter=crypt\n",
+            "secrets.env": "DEPLOY_KEY=hunter2\n",
+            "prod.safety_profile.yaml": "DEPLOY_KEY=hunter2\n",  # the same encrypted blob
+        },
+    )
+    assert "hunter2" not in git(tmp_path, "cat-file", "-p", "HEAD:prod.safety_profile.yaml")
+    for output_format in ("text", "json", "sarif", "github"):
+        result = run("check", "--format", output_format, "prod.safety_profile.yaml", cwd=tmp_path)
+        assert result.returncode == 1, (output_format, result.stdout)
+        assert "hunter2" not in result.stdout + result.stderr, output_format
+        assert "git.attribute" in result.stdout or output_format == "text", output_format
+    assert run("check", "prod.safety_profile.yaml", cwd=tmp_path).stdout.splitlines() == [
+        "prod.safety_profile.yaml: error: the git attribute filter=crypt makes a checkout of "
+        "this file differ from the committed file, so what is reviewed is not what is read; "
+        "remove it from .gitattributes for safety profiles and actions",
+        "1 of 1 file invalid",
+    ]
+
+
+def test_a_file_git_ignores_named_as_itself_is_read(tmp_path: Path) -> None:
+    """A local profile git ignores, named by its own name (no link), is what the user asked
+    for; and a link to a file not committed yet, but not ignored, is followed as diff follows
+    it in the working tree."""
+    new_repository(tmp_path, {".gitignore": "local.safety_profile.yaml\n"})
+    write_files(tmp_path, {"local.safety_profile.yaml": STRICT, "data/new.yaml": STRICT})
+    os.symlink("data/new.yaml", tmp_path / "new.safety_profile.yaml")
+    result = run("check", "local.safety_profile.yaml", "new.safety_profile.yaml", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "ok: 2 files valid\n")
+
+
 def test_a_link_inside_the_repository_is_still_followed(tmp_path: Path) -> None:
     new_repository(tmp_path, {"data/prod.yaml": "require_sandbox: maybe\n"})
     os.symlink("data/prod.yaml", tmp_path / "prod.safety_profile.yaml")
@@ -105,6 +177,28 @@ def test_git_refusing_the_repository_stops_check_as_it_stops_diff(tmp_path: Path
     ), checked.stderr
     compared = run("diff", "--git", "HEAD", cwd=tmp_path)
     assert compared.returncode == 2
+
+
+def test_a_git_dir_git_cannot_use_stops_check_as_it_stops_diff(tmp_path: Path) -> None:
+    """`GIT_DIR` (which git exports to hooks, and CI sets) naming a repository git cannot use
+    (none there, a broken one, another user's): `check` took its files for files outside any
+    repository, skipped the attribute refusal and said ok, while `diff` stopped. Both stop now
+    (exit 2), with git's words; a bare repository, which has no work tree, still means none."""
+    new_repository(tmp_path, {".gitattributes": "*.yaml ident\n", "x.safety_profile.yaml": STRICT})
+    for git_dir in (tmp_path / "nothing", tmp_path / ".gitattributes"):
+        checked = run("check", "x.safety_profile.yaml", cwd=tmp_path, GIT_DIR=str(git_dir))
+        assert (checked.returncode, checked.stdout) == (2, ""), (git_dir, checked.stdout)
+        assert checked.stderr.startswith("safety-profile: git cannot read the repository "), (
+            checked.stderr
+        )
+        compared = run("diff", "--git", "HEAD", cwd=tmp_path, GIT_DIR=str(git_dir))
+        assert compared.returncode == 2
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    elsewhere = tmp_path / "elsewhere"
+    write_files(elsewhere, {"x.safety_profile.yaml": STRICT})
+    plain = run("check", "x.safety_profile.yaml", cwd=elsewhere, GIT_DIR=str(bare))
+    assert (plain.returncode, plain.stdout) == (0, "ok: 1 file valid\n"), plain.stderr
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs a repository owned by another user")

@@ -797,11 +797,13 @@ def test_thousands_of_file_links_are_read_by_one_git_process_per_revision(
         ),
         # Unicode case folding: LONG S is `s` (not a profile by the hooks' ASCII pattern).
         ("prod.safety_profile.yaml", "prod.\u017fafety_profile.yaml", ""),
+        # Windows' upcase table: DOTLESS I is `I`, as `i` is (full case folding keeps it apart).
+        ("prod.safety_profile.yaml", "prod.safety_prof\u0131le.yaml", ""),
         # A folder in another case, and Windows' trailing dot.
         ("config/prod.safety_profile.yaml", "Config/prod.safety_profile.yaml", ""),
         ("prod.safety_profile.yaml", "prod.safety_profile.yaml.", ""),
     ],
-    ids=["case", "nfc-nfd", "hfs-ignored", "long-s", "folder-case", "trailing-dot"],
+    ids=["case", "nfc-nfd", "hfs-ignored", "long-s", "dotless-i", "folder-case", "trailing-dot"],
 )
 def test_a_name_another_profile_has_on_macos_or_windows_is_an_error(
     tmp_path: Path, existing: str, added: str, how: str
@@ -840,6 +842,65 @@ def test_a_name_another_profile_has_on_macos_or_windows_is_an_error(
     )
     # A later change that leaves both in place adds neither: `diff` compares as before.
     write_files(tmp_path, {"README.md": "x\n"})
+    git(tmp_path, "add", "-A")
+    assert run("diff", "--pre-commit", cwd=tmp_path).returncode == 0
+
+
+TWINS_WORDS = (
+    "are one name on a case-insensitive or normalising file system (macOS, Windows): a "
+    "checkout there holds only one of them, whichever git writes last; rename one"
+)
+
+
+@pytest.mark.parametrize("change", ["loosen-the-other-twin", "link-to-a-twin"])
+def test_twins_already_there_that_a_change_makes_a_profile_read_are_an_error(
+    tmp_path: Path, change: str
+) -> None:
+    """Two files that fold together, added by an earlier change while no profile read either
+    (that passed, and may). A profile that links to `data/Strict.yaml` then reads, on macOS
+    and Windows, the one file a checkout holds for both: `data/strict.yaml`'s bytes, which git
+    writes last. Loosening `data/strict.yaml`, which no name reads on Linux, or adding the
+    link while it is loose, passed: the change added neither twin. A change that edits a twin
+    a profile reads through, or makes a profile read one, is an error now, in `diff` and in
+    `check` (which looks at the file a link leads to as well as at its name)."""
+    twins = {"data/Strict.yaml": STRICT, "data/strict.yaml": STRICT}
+    if change == "link-to-a-twin":
+        twins["data/strict.yaml"] = "{}\n"
+    new_repository(tmp_path, {"README.md": "x\n", **twins})
+    (tmp_path / "config").mkdir()
+    if change == "loosen-the-other-twin":
+        os.symlink("../data/Strict.yaml", tmp_path / "config/linked.safety_profile.yaml")
+        commit_all(tmp_path, "a profile reads a twin")
+        write_files(tmp_path, {"data/strict.yaml": "{}\n"})
+    else:
+        os.symlink("../data/Strict.yaml", tmp_path / "config/linked.safety_profile.yaml")
+    git(tmp_path, "add", "-A")
+    expected = [
+        "config/linked.safety_profile.yaml: error: in {side}: 'config/linked.safety_profile.yaml'"
+        f" is read through 'data/Strict.yaml', and 'data/Strict.yaml' and 'data/strict.yaml' "
+        f"{TWINS_WORDS}",
+        f"data/Strict.yaml: error: in {{side}}: 'data/Strict.yaml' and 'data/strict.yaml' "
+        f"{TWINS_WORDS}",
+        f"data/strict.yaml: error: in {{side}}: 'data/strict.yaml' and 'data/Strict.yaml' "
+        f"{TWINS_WORDS}",
+    ]
+    staged = run("diff", "--pre-commit", cwd=tmp_path)
+    assert staged.returncode == 1, staged.stdout
+    for line in expected:
+        assert line.format(side="the index") in staged.stdout.splitlines(), staged.stdout
+    commit_all(tmp_path, change)
+    committed = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
+    assert committed.returncode == 1, committed.stdout
+    for line in expected:
+        assert line.format(side="HEAD") in committed.stdout.splitlines(), committed.stdout
+    checked = run("check", "config/linked.safety_profile.yaml", cwd=tmp_path)
+    assert checked.returncode == 1, checked.stdout
+    assert checked.stdout.splitlines()[0] == (
+        "config/linked.safety_profile.yaml: error: 'config/linked.safety_profile.yaml' is read "
+        f"through 'data/Strict.yaml', and 'data/Strict.yaml' and 'data/strict.yaml' {TWINS_WORDS}"
+    )
+    # A later change that touches neither twin, nor what reads them, compares as before.
+    write_files(tmp_path, {"README.md": "y\n"})
     git(tmp_path, "add", "-A")
     assert run("diff", "--pre-commit", cwd=tmp_path).returncode == 0
 

@@ -39,12 +39,14 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE
 from cleveragents.safety_toolkit.diff import Verdict, diff_files
-from cleveragents.safety_toolkit.floor import Floors
+from cleveragents.safety_toolkit.floor import FloorError, Floors
+from cleveragents.safety_toolkit.git_objects import transformed_paths
 from cleveragents.safety_toolkit.git_versions import GitComparison, diff_against_git
 from cleveragents.safety_toolkit.kinds import KINDS
 from cleveragents.safety_toolkit.name_folding import folded, twin_groups
@@ -65,7 +67,8 @@ PROFILES = [
     "sub/e safety-profile.yaml",
     "data/v.safety_profile.yaml",
 ]
-DATA = ["data/t.yaml", "data/u.yaml"]  # link targets, not profiles by name
+# Link targets, not profiles by name; two of them one file on macOS and Windows.
+DATA = ["data/t.yaml", "data/u.yaml", "data/T.yaml"]
 NAMES = PROFILES + DATA
 FOLDER_LINKS = ["conf", "sub/up", "loop"]  # names that are only ever links
 STRICT = "require_sandbox: true\nmax_total_cost: 10.0\n"
@@ -430,6 +433,26 @@ def merge(repo: Path, branch: str, resolution: Entry) -> None:
     attributes="",
     new_attributes="",
 )
+# Twins already there, one read through a link: editing the other (which git writes last, so a
+# folding checkout holds its bytes for both) changes what the profile reads there.
+@example(
+    tree=(
+        {
+            "data/T.yaml": ("file", STRICT),
+            "data/t.yaml": ("file", STRICT),
+            "a.safety_profile.yaml": ("link", "data/T.yaml"),
+        },
+        {},
+    ),
+    with_floor=False,
+    ops=[("edit", "data/t.yaml", "", ("file", "{}\n"))],
+    branch_ops=None,
+    resolution=("file", STRICT),
+    folders=[("link", "data")],
+    floor_edit="{}\n",
+    attributes="",
+    new_attributes="",
+)
 def test_diff_git_agrees_with_checkouts(
     tree: tuple[dict[str, Entry], dict[str, Entry]],
     with_floor: bool,
@@ -483,9 +506,15 @@ def test_diff_git_agrees_with_checkouts(
             if folder
         )
         event(f"flagged: {min(len(truth), 3)}+; one through a folder link: {through}")
-        report = diff_against_git(
-            PROFILE, GitComparison(old_commit, new_rev=new_commit), folder=repo, floors=Floors()
-        )
+        comparison = GitComparison(old_commit, new_rev=new_commit)
+        if (repo / "pyproject.toml").exists() and transformed_paths(
+            repo, ["policy/floor.yaml"], None, cached=False
+        ):
+            # A floor a git attribute transforms on checkout is refused, unread: fail closed.
+            with pytest.raises(FloorError, match="the git attribute"):
+                diff_against_git(PROFILE, comparison, folder=repo, floors=Floors())
+            return
+        report = diff_against_git(PROFILE, comparison, folder=repo, floors=Floors())
         ours = {f.file for f in report.findings if f.verdict is Verdict.LOOSENS}
         ours |= {problem.file for problem in report.problems}
         missed = {name for name in truth if not covered(name, ours, old, new)}

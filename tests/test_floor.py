@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT
-from git_repos import git, new_repository, write_files
+from git_repos import git, new_repository, secrets_repository, write_files
 from programs import BIN, run_program
 from readme import code_blocks
 
@@ -424,6 +424,13 @@ BAD_FLOORS: list[tuple[str, dict[str, str], str]] = [
         "'pkg:PACKAGE/RESOURCE', as a string; found 1",
     ),
     (
+        # A NUL, which no file name holds, took the commands down ("internal error").
+        "a NUL in the path",
+        {"pyproject.toml": '[tool.safety-profile]\nfloor = "floor.yaml\\u0000.txt"\n'},
+        "pyproject.toml: [tool.safety-profile] floor must be a path relative to this file or "
+        "'pkg:PACKAGE/RESOURCE', as a string; found 'floor.yaml\\x00.txt'",
+    ),
+    (
         "misspelt key",
         {"pyproject.toml": '[tool.safety-profile]\nflor = "floor.yaml"\n'},
         "pyproject.toml: [tool.safety-profile] has unknown keys 'flor'; the one key is 'floor'",
@@ -636,6 +643,46 @@ def test_a_floor_outside_the_repository_is_refused_and_never_printed(
     )  # fmt: skip
     assert given.returncode == 2
     assert "is not a valid safety profile" in given.stderr
+
+
+def test_a_floor_an_attribute_transforms_is_refused_and_never_printed(tmp_path: Path) -> None:
+    """A repository that keeps secrets encrypted (git-crypt; here a base64 filter) decrypts
+    them on checkout. `floor = "secrets.env"` read the decrypted file from the working tree
+    and printed it in the error that it is not a valid profile ("the top level is
+    'DEPLOY_KEY=...'"), in `check` and in `diff` against the working tree. A floor a git
+    attribute transforms on checkout is refused now, unread, as a profile is."""
+    secrets_repository(
+        tmp_path,
+        {
+            ".gitattributes": "secrets.env filter=crypt\n",
+            "secrets.env": "DEPLOY_KEY=hunter2\n",
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "secrets.env"\n',
+            "policy/floor.yaml": "require_sandbox: true\n",
+            "x.safety_profile.yaml": "require_sandbox: true\n",
+        },
+    )
+    for args in (("check", "x.safety_profile.yaml"), ("diff", "--git", "HEAD")):
+        result = safety_profile(*args, cwd=tmp_path)
+        assert (result.returncode, result.stdout) == (2, ""), (args, result.stderr)
+        assert "hunter2" not in result.stderr, args
+        assert result.stderr == (
+            "safety-profile: the floor secrets.env (set in pyproject.toml): the git attribute "
+            "filter=crypt makes a checkout of this file differ from the committed file, so what "
+            "is reviewed is not what is read; remove it from .gitattributes for safety profiles "
+            "and actions\n"
+        ), (args, result.stderr)
+    # What only an archive changes is no matter for a floor, read from the repository.
+    write_files(
+        tmp_path,
+        {
+            ".gitattributes": "secrets.env filter=crypt\npolicy/ export-ignore\n",
+            "pyproject.toml": '[tool.safety-profile]\nfloor = "policy/floor.yaml"\n',
+        },
+    )
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "a floor kept out of archives")
+    checked = safety_profile("check", "x.safety_profile.yaml", cwd=tmp_path)
+    assert (checked.returncode, checked.stdout) == (0, "ok: 1 file valid\n"), checked.stderr
 
 
 def test_a_pyproject_that_is_a_link_out_of_the_repository_is_refused(tmp_path: Path) -> None:

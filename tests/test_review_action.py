@@ -306,6 +306,21 @@ def readme_inputs() -> dict[str, str]:
     return dict(step["with"])
 
 
+def run_the_action(
+    pull: PullRequest, tmp_path: Path, action_path: Path, floor_wheel: Path, **runner: str
+) -> tuple[list[subprocess.CompletedProcess[str]], dict[str, str], dict[str, str]]:
+    """The action's steps for `pull` in a clean workspace (`runner`: variables to set besides
+    the `pull_request` run's), the organisation's floor from the example's wheel: the
+    results, and the context and environment they ran with."""
+    (tmp_path / "workspace").mkdir()
+    environment = pull.runner_environment(tmp_path, action_path) | runner
+    context = action_context(
+        action_path,
+        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
+    )
+    return run_steps(ACTION["runs"]["steps"], context, environment), context, environment
+
+
 def test_the_action_passes_a_pull_request_that_loosens_nothing(
     tmp_path: Path, action_path: Path, floor_wheel: Path
 ) -> None:
@@ -313,17 +328,98 @@ def test_the_action_passes_a_pull_request_that_loosens_nothing(
         tmp_path,
         {"config/prod.safety_profile.yaml": PROFILE.replace("20.0", "10.0"), "README.md": "x\n"},
     )
-    (tmp_path / "workspace").mkdir()
-    environment = pull.runner_environment(tmp_path, action_path)
-    context = action_context(
-        action_path,
-        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
-    )
-    results = run_steps(ACTION["runs"]["steps"], context, environment)
+    results, _, _ = run_the_action(pull, tmp_path, action_path, floor_wheel)
     assert [result.returncode for result in results] == [0, 0, 0], [
         result.stdout + result.stderr for result in results
     ]
     assert review_lines(results[-1].stdout) == []
+
+
+# Code a pull request adds under the name of the review's own package, at the root of its
+# tree: were it imported, it would leave a mark and rewrite the review step's script, which
+# bash is still reading, so that the step ends with status 0 whatever the review found.
+OUR_PACKAGE_IN_THE_PULL_REQUEST = {
+    "cleveragents/__init__.py": """\
+import os
+from pathlib import Path
+Path(os.environ["RUNNER_TEMP"], "pull-request-code-ran").write_text("ran")
+arguments = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().split(b"\\0")
+for script in (Path(os.fsdecode(a)) for a in arguments if a.endswith(b".sh")):
+    text = script.read_bytes().replace(b'exit "$status"', b'exit 0        ')
+    script.write_bytes(text)
+""",
+    "cleveragents/safety_toolkit/__init__.py": "",
+    "cleveragents/safety_toolkit/formats/__init__.py": "",
+    "cleveragents/safety_toolkit/formats/sarif_runs.py": "print('{}')\n",
+    "cleveragents/safety_toolkit/github_event.py": "",
+}
+
+
+def test_no_code_of_the_pull_request_runs_in_the_review(
+    tmp_path: Path, action_path: Path, floor_wheel: Path
+) -> None:
+    """The review's Python runs isolated (`-I`): a `python -m` puts the current folder first on
+    the module path, and the review step runs in the pull request's checkout, so a package the
+    pull request adds there under the review's own name was imported and run, and could make
+    the step pass a loosening. Now the pull request's files stay data."""
+    pull = PullRequest(
+        tmp_path,
+        {
+            **OUR_PACKAGE_IN_THE_PULL_REQUEST,
+            "config/prod.safety_profile.yaml": PROFILE.replace("true", "false", 1),
+        },
+    )
+    results, _, environment = run_the_action(pull, tmp_path, action_path, floor_wheel)
+    assert not (Path(environment["RUNNER_TEMP"]) / "pull-request-code-ran").exists()
+    assert [result.returncode for result in results] == [0, 0, 1], [
+        result.stdout + result.stderr for result in results
+    ]
+    expected = (
+        "::error file=config/prod.safety_profile.yaml,line=1,col=18,"
+        "title=loosens.require_sandbox::require_sandbox loosens: true → false"
+    )
+    assert expected in review_lines(results[-1].stdout)
+
+
+def test_the_review_is_of_the_head_the_event_names(
+    tmp_path: Path, action_path: Path, floor_wheel: Path
+) -> None:
+    """`pull_request_target` reviews `refs/pull/N/merge`, a ref that moves with each push and
+    that GitHub updates some time after one. The event names a head that loosens a profile,
+    while the ref still merges the head before it (a harmless one): the review of that ref
+    passed, and its result counted for the loosening head. The review stops instead, saying
+    why; once the ref merges the event's head, it reviews that head and fails it."""
+    pull = PullRequest(tmp_path, {"README.md": "harmless\n"})
+    work = tmp_path / "author"
+    git(work, "checkout", "-q", "change")
+    write_files(work, {"config/prod.safety_profile.yaml": PROFILE.replace("true", "false", 1)})
+    loosening = commit(work, "loosen")
+    bare = str(pull.server / REPOSITORY)
+    git(work, "push", "-q", "-f", bare, f"{loosening}:refs/pull/1/head")
+    payload = json.loads(pull.event.read_text(encoding="utf-8"))
+    payload["pull_request"]["head"]["sha"] = loosening
+    pull.event.write_text(json.dumps(payload), encoding="utf-8")
+    results, context, environment = run_the_action(
+        pull, tmp_path, action_path, floor_wheel,
+        GITHUB_EVENT_NAME="pull_request_target", GITHUB_SHA=pull.base,
+        GITHUB_REF="refs/heads/main",
+    )  # fmt: skip
+    assert [result.returncode for result in results] == [0, 1], [
+        result.stdout + result.stderr for result in results
+    ]
+    assert f"not {loosening}, the head the event names" in results[1].stdout
+    # GitHub has made the merge commit of the event's head: the review is of that head.
+    git(work, "checkout", "-q", "main")
+    git(work, "reset", "-q", "--hard", pull.base)
+    git(work, "merge", "-q", "--no-ff", "-m", "Merge pull request #1", loosening)
+    git(work, "push", "-q", "-f", bare, "HEAD:refs/pull/1/merge")
+    results = run_steps(ACTION["runs"]["steps"][1:], context, environment)
+    assert [result.returncode for result in results] == [0, 1]
+    expected = (
+        "::error file=config/prod.safety_profile.yaml,line=1,col=18,"
+        "title=loosens.require_sandbox::require_sandbox loosens: true → false"
+    )
+    assert expected in review_lines(results[-1].stdout)
 
 
 def documented_job() -> dict[str, Any]:
@@ -494,3 +590,27 @@ def test_an_event_without_two_commits_stops_the_review(
     )
     assert (result.returncode, result.stdout) == (2, "")
     assert words in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "event", "expected"),
+    [
+        ("pull_request", {"pull_request": {"head": {"sha": HEAD}}}, HEAD),
+        ("pull_request_target", {"pull_request": {"head": {"sha": HEAD}}}, HEAD),
+        ("merge_group", {"merge_group": {"base_sha": BASE, "head_sha": HEAD}}, ""),
+        ("push", {"before": BASE, "after": HEAD}, ""),
+    ],
+)
+def test_a_pull_requests_merge_commit_must_merge_the_head_the_event_names(
+    name: str, event: dict[str, Any], expected: str
+) -> None:
+    from cleveragents.safety_toolkit.github_event import merged_head
+
+    assert merged_head({"GITHUB_EVENT_NAME": name}, event) == expected
+
+
+def test_a_pull_request_event_without_its_head_commit_stops_the_review() -> None:
+    from cleveragents.safety_toolkit.github_event import EventError, merged_head
+
+    with pytest.raises(EventError, match=r"pull_request\.head\.sha is not a commit id"):
+        merged_head({"GITHUB_EVENT_NAME": "pull_request"}, {"pull_request": {"head": {}}})

@@ -1111,9 +1111,10 @@ class Rule(enum.StrEnum):
         "file.outside",
         "A link that leads outside the repository",
         "The file is a link (or passes through one) to a file outside the git repository it "
-        "is in (outside a repository: outside the folder checked), so what is checked is not "
-        "part of what is reviewed, and may exist on one machine only. It is not read, and "
-        "nothing of it is printed.",
+        "is in (outside a repository: outside the folder checked), or to a file in its folder "
+        "that git does not hold (in git's own folder, .git; a file git ignores; a nested "
+        "repository's), so what is checked is not part of what is reviewed, and may exist on "
+        "one machine only. It is not read, and nothing of it is printed.",
         "Make the profile a regular file, or link it to a file committed in the repository.",
     )
     FLOOR_OUTSIDE = RuleDoc(

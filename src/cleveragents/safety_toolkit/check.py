@@ -105,19 +105,21 @@ class Checker:
 def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -> list[Problem]:
     """Every problem of every file checked as `kind` (errors and hints, unsorted), with the
     fields below the floor `floors` finds for each file. A file whose links lead out of its
-    repository (or, outside one, out of the folder checked) is not read (`file.outside`).
-    Raises FloorError for a floor that cannot be used, GitError when git refuses to say what
-    a checkout of a file's repository holds."""
+    repository (or, outside one, out of the folder checked), or to a file there git does not
+    hold, is not read (`file.outside`), nor is a file a git attribute transforms on checkout
+    (`git.attribute`). Raises FloorError for a floor that cannot be used, GitError when git
+    refuses to say what a checkout of a file's repository holds."""
     from .git_objects import checkout_problems, collision_problems, locate, outside_problems
 
     located = locate(paths)
     refused = outside_problems(paths, located)
-    readable = [path for path in paths if path not in refused]
+    inside = [path for path in paths if path not in refused]
+    # A file a checkout transforms is not read either, as `diff --git` does not read it: a
+    # smudge filter may write what no commit holds (a secret git-crypt decrypts).
+    transformed = checkout_problems(inside, located)
+    unread = {problem.file for problem in transformed}
     checker = Checker(kind, floors)
-    problems = [problem for path in readable for problem in checker.check_file(path)]
-    return [
-        *refused.values(),
-        *problems,
-        *checkout_problems(readable, located),
-        *collision_problems(readable, located),
+    problems = [
+        problem for path in inside if path not in unread for problem in checker.check_file(path)
     ]
+    return [*refused.values(), *problems, *transformed, *collision_problems(inside, located)]

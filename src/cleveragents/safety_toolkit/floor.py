@@ -177,7 +177,8 @@ def parse_config(data: bytes, pyproject: str, shown: str) -> Configured | None:
     if "floor" not in table:
         return None
     spec = table["floor"]
-    if not isinstance(spec, str) or not spec.strip():
+    # A NUL: no file name holds one (the file system calls would stop the command).
+    if not isinstance(spec, str) or not spec.strip() or "\0" in spec:
         raise FloorError(
             f"{shown}: [tool.{CONFIG_TABLE}] floor must be a path relative to this file or "
             f"'{PACKAGE_PREFIX}PACKAGE/RESOURCE', as a string; found {spec!r}"
@@ -260,8 +261,12 @@ class FloorFiles:
             git_folder = os.path.join(bound, ".git")
             if os.path.isdir(git_folder) and _inside(real, os.path.realpath(git_folder)):
                 raise floor_outside(shown, where, "is in git's own folder (.git)")
-            if _ignored_by_git(bound, os.path.relpath(real, bound)):
+            relative = os.path.relpath(real, bound)
+            if _ignored_by_git(bound, relative):
                 raise floor_outside(shown, where, "is a file git ignores")
+            transformed = _transformed_by_git(bound, relative)
+            if transformed:  # a smudge filter may write what no commit holds (a secret)
+                raise FloorError(f"the floor {visible(shown)} ({where}): {transformed}")
         data, size = _file_floor(path, shown, where)
         return data, size, floor_identity(real, data)
 
@@ -289,6 +294,24 @@ def _ignored_by_git(root: str, relative: str) -> bool:
     except GitError as error:
         raise FloorError(f"git cannot read the repository {visible(root)}: {error}") from None
     return bool(listed)
+
+
+def _transformed_by_git(root: str, relative: str) -> str:
+    """Why a checkout of the file `relative` in the work tree `root` differs from what is
+    committed (the words `check` says of such a profile), or "" when it does not. What only
+    an archive changes (`export-ignore`, `export-subst`) is no matter: a floor is read from
+    the repository, never from an archive of it."""
+    from pathlib import Path
+
+    from .git_objects import ARCHIVE_ATTRIBUTES, GitError, attribute_message, transformed_paths
+
+    path = relative.replace(os.sep, "/")
+    try:
+        found = transformed_paths(Path(root), [path], None, False).get(path, [])
+    except GitError as error:
+        raise FloorError(f"git cannot read the repository {visible(root)}: {error}") from None
+    attributes = [a for a in found if a.split("=")[0] not in ARCHIVE_ATTRIBUTES]
+    return attribute_message(attributes) if attributes else ""
 
 
 WORKING_TREE = FloorFiles()

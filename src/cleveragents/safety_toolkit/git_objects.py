@@ -897,10 +897,12 @@ def repository_refused(top: str, error: GitError) -> GitError:
 
 class Located(NamedTuple):
     """Where a file named on the command line is: the work tree its name is in (resolved;
-    None: none), and the file it leads to (resolved)."""
+    None: none), the file it leads to (resolved), and whether a link of the work tree was
+    followed on the way (from its name in the work tree to that file)."""
 
     top: str | None
     real: str
+    through_link: bool = False
 
 
 def locate(paths: Iterable[str]) -> dict[str, Located]:
@@ -910,9 +912,14 @@ def locate(paths: Iterable[str]) -> dict[str, Located]:
     located = {}
     for path in paths:
         top = work_tree_of(path, tops)
-        if top is not None and top not in resolved:
+        real = os.path.realpath(path)
+        if top is None:
+            located[path] = Located(None, real)
+            continue
+        if top not in resolved:
             resolved[top] = os.path.realpath(top)
-        located[path] = Located(None if top is None else resolved[top], os.path.realpath(path))
+        named = os.path.join(resolved[top], os.path.relpath(os.path.abspath(path), top))
+        located[path] = Located(resolved[top], real, real != os.path.normpath(named))
     return located
 
 
@@ -951,18 +958,28 @@ OUTSIDE_MESSAGE = (
 )
 
 
+NOT_HELD_MESSAGE = (
+    "is a link to {target}, which git does not hold (a file in git's own folder, a file git "
+    "ignores, a nested repository's): a checkout lacks it, so it is not read; make the "
+    "profile a regular file, or link it to a file committed in the repository"
+)
+
+
 def outside_problems(
     paths: Sequence[str], located: Mapping[str, Located] | None = None
 ) -> dict[str, Problem]:
     """`check`, before reading anything: each of `paths` whose links lead out of the git work
     tree it is in (outside any work tree: out of both the folder checked, the current one, and
-    the folder the file is named in). Such a file is not read: it may exist on one machine
-    only (the CI runner's strict profile, a secret), and its bytes must not reach a report."""
+    the folder the file is named in), or, in the work tree, to a file git does not hold, as
+    `diff --git` refuses it (in `.git`, ignored, a nested repository's). Such a file is not
+    read: it may exist on one machine only (the CI runner's strict profile, a secret), and its
+    bytes must not reach a report. GitError when git refuses the repository."""
     located = locate(paths) if located is None else located
     here = os.path.realpath(os.curdir)
     refused = {}
+    linked: dict[str, dict[str, str]] = {}  # work tree -> path -> the file, for those in it
     for path in paths:
-        top, real = located[path]
+        top, real, through_link = located[path]
         if top is not None:
             bounds, where = [top], "the repository"
         else:
@@ -971,7 +988,27 @@ def outside_problems(
         if not any(inside(real, bound) for bound in bounds):
             message = OUTSIDE_MESSAGE.format(where=where)
             refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
+        elif top is not None and through_link and os.path.lexists(real) and not os.path.isdir(real):
+            # (A folder, or nothing, is said to be one when the file is read.)
+            relative = os.path.relpath(real, top).replace(os.sep, "/")
+            linked.setdefault(top, {})[path] = relative
+    for top, targets in linked.items():
+        held = _held_files(top)
+        for path, target in targets.items():
+            if target not in held:
+                message = NOT_HELD_MESSAGE.format(target=quoted(target))
+                refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
     return refused
+
+
+def _held_files(top: str) -> set[str]:
+    """The files git holds in the work tree `top`, or would (not ignored): what a checkout
+    of it, once committed, holds; never anything in `.git` or in a nested repository."""
+    try:
+        output = git(top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    except GitError as error:
+        raise repository_refused(top, error) from None
+    return set(filter(None, _fields(output)))
 
 
 def collision_problems(
@@ -980,13 +1017,13 @@ def collision_problems(
     """`check`: each of `paths` that another name in its repository (what the index holds) or,
     outside one, in its folder, is one file with on a case-insensitive or normalising file
     system (`name_folding`). GitError when git refuses the repository."""
-    from .name_folding import collision_message
+    from .name_folding import collision_message, read_through_message
 
     located = locate(paths) if located is None else located
     listings: dict[str, _Listing] = {}
     problems = []
     for path in paths:
-        top = located[path].top
+        top, real, through_link = located[path]
         if top is None:  # the names in the file's own folder
             shown = os.path.basename(path)
             folder = os.path.dirname(os.path.abspath(path))
@@ -998,6 +1035,13 @@ def collision_problems(
                 listings[top] = _Listing.of_index(top)
             shown = os.path.relpath(os.path.abspath(path), top).replace(os.sep, "/")
             found = listings[top].collisions(shown)
+            if not found and through_link and inside(real, top):
+                # The file a link leads to, and its folders: another name folds to it.
+                target = os.path.relpath(real, top).replace(os.sep, "/")
+                twins = listings[top].collisions(target)
+                if twins:
+                    message = read_through_message(shown, target, twins)
+                    problems.append(Problem(path, 0, 0, "", message, Rule.FILE_NAME_COLLISION))
         if found:
             message = collision_message(shown, found)
             problems.append(Problem(path, 0, 0, "", message, Rule.FILE_NAME_COLLISION))
@@ -1083,9 +1127,13 @@ def nearest_with_git(folder: str, known: dict[str, str | None]) -> str | None:
 
 
 def _environment_work_tree() -> str | None:
-    """The work tree of the repository `GIT_DIR` names (None: a bare one)."""
+    """The work tree of the repository `GIT_DIR` names (None: a bare one, which has none).
+    GitError when git cannot use that repository: what it holds is unknown, so no file
+    passes for one outside any repository."""
     try:
+        if git(".", "rev-parse", "--is-bare-repository").strip() == b"true":
+            return None
         top = git(".", "rev-parse", "--show-toplevel")[:-1]  # less git's closing newline
-    except GitError:
-        return None
+    except GitError as error:
+        raise repository_refused(os.environ.get("GIT_DIR", ""), error) from None
     return os.path.realpath(os.fsdecode(top)) if top else None

@@ -46,7 +46,7 @@ from .git_objects import (
     transformed_paths,
 )
 from .kinds import YAML_NAME, DocumentKind
-from .name_folding import collision_message, twin_groups
+from .name_folding import collision_message, read_through_message, twin_groups
 
 __all__ = [
     "ChangedFile",
@@ -434,35 +434,55 @@ class _Comparison:
         self.pairs = differ
 
 
-def _twin_problems(
-    repository: Repository, old_side: Tree, new_side: Side, comparison: _Comparison
-) -> list[Problem]:
-    """Names a case-insensitive or normalising file system takes for one (`name_folding`),
-    where one of them is a file of the kind, the file one leads to, or a folder holding one,
-    and the change adds one of them: a checkout there holds one file for both. Each of them is
-    an error, and so is each name of the kind that leads to one (through a link or a folder)."""
-    reading: dict[str, set[str]] = {}  # a path -> the names of the kind that read through it
-    for named in comparison.names:
-        paths = {named.name, *([named.new.path] if named.new.kind == "file" else [])}
+def _reading(names: Sequence[Named], new: bool) -> dict[str, set[str]]:
+    """A path -> the names of the kind that read through it (as themselves, through a link
+    to it, or through a folder of it), on the new side or the old one."""
+    reading: dict[str, set[str]] = {}
+    for named in names:
+        node = named.new if new else named.old
+        if node.kind == "missing" and not node.through_link:
+            continue  # no such name on this side
+        paths = {named.name, *([node.path] if node.kind == "file" else [])}
         for path in paths:
             for through in (path, *_folders_above(path)):
                 reading.setdefault(through, set()).add(named.name)
+    return reading
+
+
+def _twin_problems(
+    repository: Repository,
+    old_side: Tree,
+    new_side: Side,
+    comparison: _Comparison,
+    changed: frozenset[str],
+) -> list[Problem]:
+    """Names a case-insensitive or normalising file system takes for one (`name_folding`),
+    where one of them is a file of the kind, the file one leads to, or a folder holding one,
+    and the change adds one of them, changes one (`changed`: the paths git says differ), or
+    makes a name of the kind read through one: a checkout there holds one file for both.
+    Each of them is an error, and so is each name of the kind that leads to one (through a
+    link or a folder). Twins the change leaves alone, read as they were, are not its doing."""
+    reading = _reading(comparison.names, new=True)
+    read_before = _reading(comparison.names, new=False)
+    touched = {through for path in changed for through in (path, *_folders_above(path))}
     problems = []
     for group in twin_groups(new_side.paths()):
         if not any(member in reading for member in group):
             continue
-        if all(old_side.kind_of(member) is not None for member in group):
-            continue  # the change adds none of them
+        added = any(old_side.kind_of(member) is None for member in group)
+        edited = any(member in touched for member in group)
+        read_anew = any(
+            reading.get(member, set()) - read_before.get(member, set()) for member in group
+        )
+        if not (added or edited or read_anew):
+            continue
         for member in group:
             others = [other for other in group if other != member]
             message = f"{new_side.label}: {collision_message(member, others)}"
             shown = repository.display_path(member)
             problems.append(_problem(shown, message, Rule.FILE_NAME_COLLISION))
             for name in sorted(reading.get(member, set()) - set(group)):
-                message = (
-                    f"{new_side.label}: {quoted(name)} is read through {quoted(member)}, and "
-                    f"{collision_message(member, others)}"
-                )
+                message = f"{new_side.label}: {read_through_message(name, member, others)}"
                 shown = repository.display_path(name)
                 problems.append(_problem(shown, message, Rule.FILE_NAME_COLLISION))
     return problems
@@ -597,7 +617,7 @@ def diff_against_git(
         old_links, new_links = Links(old_side), Links(new_side)
         main = _Comparison(repository, old_links, new_links, changed, wanted, pathspecs)
         results: list[tuple[list[Finding], list[Problem]]] = [([], main.problems)]
-        results.append(([], _twin_problems(repository, old_side, new_side, main)))
+        results.append(([], _twin_problems(repository, old_side, new_side, main, changed)))
         sides = None if floors is None else _SideFloors(repository, floors, old_links, new_links)
         for pair in main.pairs:
             # An explicit --baseline is the baseline instead of the floors (`check` still

@@ -27,7 +27,8 @@ pyproject.toml up to the repository root), each field of a profile, or of an act
 safety_profile, that is looser than the floor's is an error (floor.looser).
 
 A file that is a link out of its git repository (outside one: out of the current folder and
-the file's own) is not read (file.outside); a name another file has on a case-insensitive or
+the file's own), or to a file there git does not hold (in .git, ignored), is not read
+(file.outside); a name another file has on a case-insensitive or
 normalising file system (macOS, Windows) is an error (file.name-collision); when git refuses
 the repository a file is in, the command stops (exit 2).
 """

@@ -8,10 +8,11 @@ agent on such a machine reads, though no file git holds changed.
 
 * Unicode canonical equivalence: NFC and NFD are one name (HFS+ stores NFD, APFS compares
   names normalisation-insensitively);
-* case, by Unicode full case folding (`str.casefold`): ASCII case, and beyond it as macOS's
-  and Windows' tables fold (U+017F LONG S is `s`, U+212A KELVIN SIGN is `k`); full folding
-  also takes `ß` for `ss`, which some do not: a name it folds together is refused anyway, to
-  fail closed;
+* case, by Unicode full case folding (`str.casefold`) after upper case: ASCII case, and
+  beyond it as macOS's and Windows' tables fold (U+017F LONG S is `s`, U+212A KELVIN SIGN is
+  `k`, and, as Windows' upcase table has it, U+0131 DOTLESS I is `i`); full folding also
+  takes `ß` for `ss`, which some do not: a name it folds together is refused anyway, to fail
+  closed;
 * the code points HFS+ ignores in names (zero-width joiners, bidi marks, the BOM: the list git
   itself skips when it protects `.git` on HFS+, `is_hfs_dotgit`);
 * trailing dots and spaces, which Windows drops (`prod.safety_profile.yaml.` is
@@ -26,7 +27,14 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-__all__ = ["collision_message", "collisions", "folded", "folded_names", "twin_groups"]
+__all__ = [
+    "collision_message",
+    "collisions",
+    "folded",
+    "folded_names",
+    "read_through_message",
+    "twin_groups",
+]
 
 # The code points HFS+ ignores when it compares names (git's utf8.c, `next_hfs_char`).
 _HFS_IGNORED = dict.fromkeys(
@@ -36,8 +44,10 @@ _HFS_IGNORED = dict.fromkeys(
 
 def _folded_part(part: str) -> str:
     text = unicodedata.normalize("NFD", part).translate(_HFS_IGNORED)
-    # Canonical caseless matching (Unicode D145): NFD(casefold(NFD(x))).
-    return unicodedata.normalize("NFD", text.casefold()).rstrip(". ")
+    # Canonical caseless matching (Unicode D145): NFD(casefold(NFD(x))), after upper case as
+    # Windows' upcase table compares names: it alone takes DOTLESS I for `I` (checked over
+    # every code point: no other name casefold keeps apart does upper case bring together).
+    return unicodedata.normalize("NFD", text.upper().casefold()).rstrip(". ")
 
 
 def folded(path: str) -> str:
@@ -94,6 +104,15 @@ def collision_message(name: str, others: Sequence[str]) -> str:
         f"system (macOS, Windows){_how_they_differ(name, others)}: a checkout there holds only "
         "one of them, whichever git writes last; rename one"
     )
+
+
+def read_through_message(name: str, through: str, others: Sequence[str]) -> str:
+    """What `check` and `diff` say of a name read through `through` (the file its link leads
+    to, or a folder on its way) when others fold to `through`."""
+    from .git_objects import quoted
+
+    twins = collision_message(through, others)
+    return f"{quoted(name)} is read through {quoted(through)}, and {twins}"
 
 
 def _how_they_differ(name: str, others: Sequence[str]) -> str:
