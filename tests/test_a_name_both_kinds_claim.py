@@ -23,6 +23,7 @@ from git_repos import committed_copy_of_this_repository, new_repository, try_rep
 from lsprotocol import types as lsp
 from programs import run_program
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from readme import code_blocks
 
 from cleveragents.safety_toolkit.kinds import KINDS
 
@@ -99,6 +100,13 @@ def test_check_as_the_action_hook_passes_and_the_hints_name_the_rename(tmp_path:
         "rename it 'config/actions/x.safety_profile.action.yaml' (the hooks check that name as "
         "an action), or use --kind action",
     ]
+    # docs/actions.md shows this hint as it is.
+    ((_, shown),) = [
+        block
+        for block in code_blocks("Actions and resolution", "A name both kinds claim")
+        if block[0] == "text"
+    ]
+    assert shown.splitlines()[0] in hints.splitlines()
     hint = run("check", "--kind", "action", "actions/strict.yaml", cwd=tmp_path).stdout
     assert (
         "actions/strict.yaml: hint: this looks like a safety profile, not an action: rename it "
