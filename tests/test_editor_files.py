@@ -72,9 +72,15 @@ def test_vscode_settings_map_action_folders_to_the_action_schema_but_not_profile
     globs = _vscode_globs()[ACTION_SCHEMA_PATH.resolve()]
     assert KINDS["action"].schema_path().read_bytes() == ACTION_SCHEMA_PATH.read_bytes()
     assert {"**/actions/**/*.yaml", "**/actions/**/*.yml"} <= set(globs)
-    # The profile globs, excluded: a profile file kept under actions/ is a profile.
+    # The profile globs, excluded: a profile file kept under actions/ is a profile, unless it
+    # is named *.action.yaml (docs/actions.md, "A name both kinds claim").
     profile_globs = _vscode_globs()[PROFILE_SCHEMA_PATH.resolve()]
-    assert {f"!{glob}" for glob in profile_globs} <= set(globs)
+    assert {
+        "!" + glob.replace("*.y", "!(*.action).y")
+        for glob in profile_globs
+        if not glob.startswith("!")
+    } <= set(globs)
+    assert {"!**/actions/**/*.action.yaml", "!**/actions/**/*.action.yml"} <= set(profile_globs)
 
 
 def test_readme_shows_the_tested_vscode_settings_verbatim() -> None:
@@ -93,7 +99,8 @@ def test_readme_jetbrains_patterns_are_the_vscode_globs() -> None:
     readme = documentation_text()
     jetbrains = readme.split("**JetBrains IDEs**", 1)[1].split("**SchemaStore**", 1)[0]
     patterns = re.findall(r"`(\*[^`]*)`", jetbrains)
-    assert patterns == [glob.removeprefix("**/") for glob in globs]
+    # JetBrains' mappings cannot leave names out: the positive globs only.
+    assert patterns == [glob.removeprefix("**/") for glob in globs if not glob.startswith("!")]
 
 
 def test_readme_action_example_is_a_valid_action_with_the_modeline() -> None:

@@ -135,7 +135,7 @@ def test_diff_selects_the_files_the_check_hooks_match() -> None:
     }
     assert (KINDS["profile"].files, KINDS["profile"].exclude) == (
         hooks["safety-profile"]["files"],
-        None,
+        hooks["safety-profile"]["exclude"],
     )
     assert (KINDS["action"].files, KINDS["action"].exclude) == (
         hooks["safety-profile-action"]["files"],
@@ -187,6 +187,6 @@ def test_the_readme_states_the_patterns_each_hook_uses() -> None:
     (profile,) = stated["The pre-commit hook"]
     (action,) = stated["Actions and resolution"]
     assert profile == {key: hooks["safety-profile"][key] for key in profile}
-    assert set(profile) == {"files", "types", "types_or"}
+    assert set(profile) == {"files", "exclude", "types", "types_or"}
     assert action == {key: hooks["safety-profile-action"][key] for key in action}
     assert set(action) == {"files", "exclude"}

@@ -54,7 +54,13 @@ ELSEWHERE = {
     # A release commits and tags: run in a temporary clone.
     "Checklist": "tests/test_release.py",
     # Builds a floor package into a wheel and commits in a second repository with pre-commit.
-    "What a developer sees": "tests/test_floor_package.py",
+    "What a developer sees": "tests/test_walkthroughs.py",
+    # docs/installation.md gathers install lines the routes above test (a test keeps each
+    # line one of theirs).
+    "The command and the Python package: pip": "tests/test_walkthroughs.py",
+    "The command on its own: pipx": "tests/test_walkthroughs.py",
+    "The extras": "tests/test_walkthroughs.py",
+    "In VS Code: the extension's `.vsix`": "tests/test_walkthroughs.py",
 }
 
 

@@ -471,8 +471,9 @@ def test_every_step_takes_its_inputs_through_env_never_in_its_script() -> None:
 
 
 def test_the_files_checked_are_the_ones_the_hooks_check(tmp_path: Path) -> None:
-    """The review step's pathspecs pick exactly the files the hooks' patterns in
-    .pre-commit-hooks.yaml pick, in a repository of oddly named files."""
+    """The review step's file listing picks exactly the files the hooks' patterns in
+    .pre-commit-hooks.yaml pick, in a repository of oddly named files; a name both kinds'
+    patterns claim goes to one kind only (docs/actions.md, "A name both kinds claim")."""
     hooks = {
         hook["id"]: hook
         for hook in yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
@@ -486,6 +487,9 @@ def test_the_files_checked_are_the_ones_the_hooks_check(tmp_path: Path) -> None:
         "actions/deploy.yaml",
         "Actions/Nested/Build.YML",
         "actions/kept.safety_profile.yaml",  # a profile: the profile hook's
+        "actions/empty_safety_profile.action.yaml",  # an action: the action hook's
+        "Actions/x/Deploy.Safety-Profile.ACTION.yml",
+        ".github/actions/p.safety_profile.action.yaml",  # neither
         ".github/actions/build/action.yml",  # GitHub's own
         "src/.GitHub/actions/x.yaml",
         "actions.yaml",
@@ -510,18 +514,21 @@ def test_the_files_checked_are_the_ones_the_hooks_check(tmp_path: Path) -> None:
     write_files(repository, dict.fromkeys(names, "{}\n"))
     commit(repository, "names")
     review = ACTION["runs"]["steps"][-1]["run"]
-    match = re.search(r"^profiles=\(.*?\n(?=mkdir)", review, re.MULTILINE | re.DOTALL)
+    match = re.search(r"^ *(git ls-files -z \| .*?)>", review, re.MULTILINE | re.DOTALL)
     assert match is not None
-    for kind, array in (("profile", "profiles"), ("action", "actions")):
+    listing = match.group(1).replace('"$review/venv/bin/python"', sys.executable)
+    for kind in ("profile", "action"):
         listed = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
-             f'{match.group(0)}git ls-files -z -- "${{{array}[@]}}"'],
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", listing],
             cwd=repository,
             capture_output=True,
             check=True,
-        )  # fmt: skip
+            env={**os.environ, "kind": kind},
+        )
         found = {os.fsdecode(name) for name in listed.stdout.split(b"\0") if name}
         assert found == picked[kind], kind
+    assert not picked["profile"] & picked["action"]
+    assert "actions/empty_safety_profile.action.yaml" in picked["action"]
     assert "actions/deploy.yaml" in picked["action"]
 
 

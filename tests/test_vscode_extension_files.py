@@ -124,6 +124,7 @@ def test_the_extension_sends_the_server_exactly_the_hooks_files(path: str) -> No
 def test_the_hooks_patterns_are_those_the_server_uses() -> None:
     by_id = {hook["id"]: hook for hook in HOOKS}
     assert by_id["safety-profile"]["files"] == KINDS["profile"].files
+    assert by_id["safety-profile"]["exclude"] == KINDS["profile"].exclude
     assert by_id["safety-profile-action"]["files"] == KINDS["action"].files
     assert by_id["safety-profile-action"]["exclude"] == KINDS["action"].exclude
 

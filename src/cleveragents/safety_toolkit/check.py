@@ -73,7 +73,7 @@ class Checker:
         floors = self.floors if floors is None else floors
         applied = () if floors is None else floors.for_file(name)
         checked = self._check_loaded(loaded, KINDS[self.kind].schema(), name)
-        problems = problems_with_hint(name, checked, self.kind, USE_KIND)
+        problems = problems_with_hint(name, checked, self.kind, USE_KIND, by_name=True)
         if applied and checked.valid is not None and loaded.document is not None:
             from cleveragents.domain.models.core.document_values import profile_values
 

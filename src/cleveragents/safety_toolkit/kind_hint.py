@@ -14,11 +14,12 @@ from typing import Protocol
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
-from .kinds import KINDS
+from .kinds import KINDS, named_as
 
 __all__ = [
     "hint_problem",
     "problems_with_hint",
+    "renaming_advice",
     "resembled_kind",
     "with_hints_last",
 ]
@@ -65,14 +66,39 @@ class Checked(Protocol):
     def top_level_keys(self) -> tuple[str, ...]: ...
 
 
+def renaming_advice(file: str, resembled: str, advice: str) -> str:
+    """What to do about a file that looks like `resembled`, for a hook user too: where its
+    name already makes it one (the hooks check it so), `advice` alone (`use --kind action`);
+    else the name the hooks check as that kind, then `advice`."""
+    from .git_objects import quoted
+
+    if KINDS[resembled].matches(file):
+        return advice
+    label = KINDS[resembled].label
+    renamed = named_as(file, resembled)
+    if renamed is None:
+        return f"no name in its folder makes it {label} for the hooks; move it, or {advice}"
+    return f"rename it {quoted(renamed)} (the hooks check that name as {label}), or {advice}"
+
+
 def problems_with_hint(
-    file: str, result: Checked, checked: str, advice: Mapping[str, str]
+    file: str,
+    result: Checked,
+    checked: str,
+    advice: Mapping[str, str],
+    *,
+    by_name: bool = False,
 ) -> list[Problem]:
     """The problems of a file checked as `checked`, then the hint when it failed and looks like
-    another kind; `advice[kind]` says what to do, e.g. "use --kind action"."""
+    another kind; `advice[kind]` says what to do, e.g. "use --kind action". `by_name`: the
+    file's kind came from its name (as the hooks pick files), so the hint says what to rename
+    it where its name is not the other kind's (`renaming_advice`)."""
     if not result.problems or not result.top_level_keys:
         return list(result.problems)
     resembled = resembled_kind(result.top_level_keys, checked)
     if resembled is None:
         return list(result.problems)
-    return [*result.problems, hint_problem(file, resembled, checked, advice[resembled])]
+    said = advice[resembled]
+    if by_name:
+        said = renaming_advice(file, resembled, said)
+    return [*result.problems, hint_problem(file, resembled, checked, said)]

@@ -119,6 +119,15 @@ YAML_NAME = re.compile(r"(?ai)\.ya?ml\Z")
 # would also match before a final newline, which git names may hold).
 _PROFILE_FILE_NAME = r"(?ai)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml\Z"
 
+# The one rule for a name both kinds' patterns claim (docs/actions.md, "A name both kinds
+# claim"): a file under an `actions/` folder named `*.action.yaml` (or `.yml`) is an action,
+# whatever else its name holds; the profile hook leaves out exactly those names. So
+# `actions/empty_safety_profile.action.yaml` is an action, `actions/prod.safety_profile.yaml`
+# a profile. (Under `.github/` it is neither: nothing there is a CleverAgents action.)
+_ACTION_FILE_NAME = r"(?ai)(^|/)actions/(.*/)?[^/]*\.action\.ya?ml\Z"
+# A profile's name that is not such an action's: `(?<!\.action)` before the extension.
+_PROFILE_NOT_ACTION_NAME = r"(^|/)[^/]*safety[_-]profile[^/]*(?<!\.action)\.ya?ml\Z"
+
 # The folders the kinds' patterns look for anywhere on a path (`actions/`, `.github/`), in any
 # ASCII case as the patterns match them: whether a name is of a kind depends only on which of
 # these it passes through and on its last component (a test keeps this true), so `diff --git`
@@ -140,7 +149,7 @@ KINDS: dict[str, DocumentKind] = {
         _profile_schema,
         _profile_fields,
         files=_PROFILE_FILE_NAME,
-        exclude=None,
+        exclude=_ACTION_FILE_NAME,
         profile_field=None,
     ),
     "action": DocumentKind(
@@ -151,9 +160,48 @@ KINDS: dict[str, DocumentKind] = {
         _action_schema,
         _action_fields,
         files=r"(?ai)(^|/)actions/.*\.ya?ml\Z",
-        # A safety profile file kept beside actions is a profile, not an action; anything under
-        # .github/ is GitHub's own (composite actions), not a CleverAgents action.
-        exclude=r"(?ai)(^|/)[^/]*safety[_-]profile[^/]*\.ya?ml\Z|(^|/)\.github/",
+        # A safety profile file kept beside actions is a profile, not an action, unless it is
+        # named `*.action.yaml`; anything under .github/ is GitHub's own (composite actions),
+        # not a CleverAgents action.
+        exclude=rf"(?ai){_PROFILE_NOT_ACTION_NAME}|(^|/)\.github/",
         profile_field="safety_profile",
     ),
 }
+
+
+def named_as(path: str, kind: str) -> str | None:
+    """A name for the file at `path` (a repository path, with `/`) that the one rule makes a
+    file of `kind`, keeping its folder where it can: an action gets `.action.yaml` and an
+    `actions/` folder, a profile `safety_profile` and no `.action`. None: no such name there
+    (under `.github/`, say)."""
+    folder, _, base = path.rpartition("/")
+    extension = YAML_NAME.search(base)
+    if extension is None:
+        return None
+    stem, suffix = base[: extension.start()], base[extension.start() :]
+    if stem.lower().endswith(".action"):
+        stem = stem[: -len(".action")]
+    if kind == "action":
+        stem += ".action"
+        if not any(folder_mark(part) == "actions" for part in folder.split("/")):
+            folder = f"{folder}/actions" if folder else "actions"
+    elif not re.search(r"(?ai)safety[_-]profile", stem):
+        stem += ".safety_profile"
+    candidate = f"{folder}/{stem}{suffix}" if folder else f"{stem}{suffix}"
+    return candidate if KINDS[kind].matches(candidate) else None
+
+
+def names_of_kind(kind: str, names: bytes) -> bytes:
+    """Of NUL-terminated repository paths (`git ls-files -z`), those the hooks check as `kind`,
+    NUL-terminated: how the review action (action.yml) picks its files by this one rule."""
+    import os
+
+    document = KINDS[kind]
+    picked = [name for name in names.split(b"\0") if name and document.matches(os.fsdecode(name))]
+    return b"".join(name + b"\0" for name in picked)
+
+
+if __name__ == "__main__":  # python -I -m cleveragents.safety_toolkit.kinds KIND < NAMES
+    import sys
+
+    sys.stdout.buffer.write(names_of_kind(sys.argv[1], sys.stdin.buffer.read()))
