@@ -4,8 +4,9 @@ it, its default severity, and which other readers of the file disagree.
 It lives in `reading`, the lowest hand-written package, because everything that reports a
 problem sits above it: the reader itself (`yaml.*`, `file.*`), the schema's errors
 (`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `diff.added`),
-the SARIF log and the language server. It imports nothing but the standard library (no dataclasses:
-`check`'s start-up stays lean), so any of them may read it.
+the SARIF log and the language server. It imports nothing but the standard library and the
+field facts (`field_facts`, from the generated code; no dataclasses: `check`'s start-up stays
+lean), so any of them may read it.
 
 A problem's `rule` is a `Rule`, a `str` enum: it prints, compares and serialises as its id
 (`Rule.YAML_TAB == "yaml.tab"`), and a rule that is not in this table cannot be named.
@@ -25,6 +26,8 @@ from __future__ import annotations
 import enum
 import re
 from typing import Literal, NamedTuple
+
+from .field_facts import FIELD_FACTS
 
 __all__ = [
     "ALIASES",
@@ -93,18 +96,8 @@ _LOOSENS_FIX = (
 )
 
 # Which value of each profile field is stricter, in words: `diff`'s rules, its --help and the
-# strictness table (`cleveragents.domain.models.core.strictness`, which compares the values).
-STRICTER: dict[str, str] = {
-    "allowed_skill_categories": "a subset is stricter; [] (every category) is the loosest; "
-    "allowing a category not allowed before loosens, even when another is removed",
-    "require_sandbox": "true is stricter",
-    "require_checkpoints": "true is stricter",
-    "require_human_approval": "true is stricter",
-    "allow_unsafe_tools": "false is stricter",
-    "max_cost_per_plan": "lower is stricter; null (no limit) is the loosest",
-    "max_retries_per_step": "lower is stricter",
-    "max_total_cost": "lower is stricter; null (no limit) is the loosest",
-}
+# strictness table, built from the field facts kept beside the schema (`field_facts`).
+STRICTER: dict[str, str] = {name: facts.stricter_words for name, facts in FIELD_FACTS.items()}
 
 
 def _loosens(field: str) -> RuleDoc:
