@@ -14,9 +14,10 @@ Loc = tuple[str | int, ...]
 class Problem(NamedTuple):
     """One finding in one file. Lines and columns are 1-based; line 0 is the file as a whole.
 
-    An `error` makes the file invalid; a `hint` only accompanies errors, saying what may be
-    wrong (e.g. the file looks like another kind of document). Problems sort by file, line,
-    column, then the other fields in order."""
+    Only an `error` makes the file invalid (`Severity.fails`); a `warning` is said and the file
+    stays valid; a `hint` only accompanies errors, saying what may be wrong (e.g. the file looks
+    like another kind of document). Problems sort by file, line, column, then the other fields
+    in order."""
 
     file: str
     line: int
@@ -24,7 +25,7 @@ class Problem(NamedTuple):
     path: str
     message: str
     rule: Rule
-    severity: Severity = "error"
+    severity: Severity = Severity.ERROR
 
     def render(self, label: str | None = None) -> str:
         """`FILE:LINE:COL: error: FIELD: message` (the label is the severity unless given);

@@ -355,7 +355,8 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return EXIT_USAGE
     report = reporter(args.output_format, _colour(args.output_format))
     _emit(report.check(with_hints_last(problems), len(files)))
-    return EXIT_INVALID if problems else EXIT_OK
+    # Only an error fails a file (a warning is said; a hint accompanies errors).
+    return EXIT_INVALID if any(problem.severity.fails for problem in problems) else EXIT_OK
 
 
 def run_schema(args: argparse.Namespace) -> int:

@@ -46,7 +46,6 @@ logger = logging.getLogger(__name__)
 # again (`git_objects`).
 GIT_TIME_LIMIT = 15.0
 
-_SEVERITIES = {"error": lsp.DiagnosticSeverity.Error, "hint": lsp.DiagnosticSeverity.Hint}
 _UNITS: dict[str, Callable[[str], int]] = {
     lsp.PositionEncodingKind.Utf8: lambda text: len(text.encode("utf-8", "surrogatepass")),
     lsp.PositionEncodingKind.Utf16: lambda text: (
@@ -461,7 +460,7 @@ def to_diagnostics(problems: Sequence[Problem], text: str, encoding: str) -> lis
         lsp.Diagnostic(
             range=place(problem.line, problem.column),
             message=problem.message,
-            severity=_SEVERITIES[problem.severity],
+            severity=lsp.DiagnosticSeverity(problem.severity.lsp),
             code=problem.rule,
             code_description=rule_link(problem.rule),
             source=SOURCE,

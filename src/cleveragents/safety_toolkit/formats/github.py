@@ -43,9 +43,13 @@ def _command(command: str, file: str, line: int, column: int, title: str, messag
 
 def _problem_command(problem: Problem) -> str:
     field = visible(field_prefix(problem.path))
-    command = "error" if problem.severity == "error" else "notice"
     return _command(
-        command, problem.file, problem.line, problem.column, problem.rule, field + problem.message
+        problem.severity.github,
+        problem.file,
+        problem.line,
+        problem.column,
+        problem.rule,
+        field + problem.message,
     )
 
 

@@ -31,7 +31,7 @@ def _dumps(document: Any) -> str:
 
 def problem_json(problem: Problem) -> dict[str, object]:
     """{file, line, column, path, message, rule, severity}; null line/column for a whole file;
-    severity `error` or `hint`."""
+    severity is a `Severity`'s word (`error`, `warning`, `hint`)."""
     return {
         "file": problem.file,
         "line": problem.line or None,

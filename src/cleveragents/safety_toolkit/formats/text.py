@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TextReporter", "invalid_files"]
 
-RED, GREEN, CYAN, RESET = "\033[31m", "\033[32m", "\033[36m", "\033[0m"
-_SEVERITY_COLOURS = {"error": RED, "hint": CYAN}
+RED, GREEN, RESET = "\033[31m", "\033[32m", "\033[0m"
 _VERDICT_COLOURS = {"loosens": RED, "tightens": GREEN}
 
 
@@ -33,8 +32,8 @@ def _counted(count: int, one: str, many: str) -> str:
 
 
 def invalid_files(problems: Sequence[Problem]) -> set[str]:
-    """The files with an error (a hint alone does not make a file invalid)."""
-    return {problem.file for problem in problems if problem.severity == "error"}
+    """The files with an error (a warning or a hint alone does not make a file invalid)."""
+    return {problem.file for problem in problems if problem.severity.fails}
 
 
 class TextReporter(Reporter):
@@ -50,9 +49,7 @@ class TextReporter(Reporter):
     def _problem_lines(self, problems: Sequence[Problem]) -> list[str]:
         """`FILE:LINE:COL: error: FIELD: message` (`FILE: hint: message` for a hint)."""
         return [
-            problem.render(
-                _painted(problem.severity, _SEVERITY_COLOURS[problem.severity], self.colour)
-            )
+            problem.render(_painted(problem.severity, problem.severity.colour, self.colour))
             for problem in problems
         ]
 
