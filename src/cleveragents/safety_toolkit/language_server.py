@@ -25,7 +25,7 @@ from pygls.protocol.language_server import lsp_method
 from pygls.workspace import TextDocument
 
 from cleveragents.reading.files import read_regular_file
-from cleveragents.reading.problems import Problem
+from cleveragents.reading.problems import Problem, labelled
 from cleveragents.reading.rules import Rule, rule_reference
 from cleveragents.reading.text import line_starts
 
@@ -501,9 +501,7 @@ def loosening_diagnostics(
     return [
         lsp.Diagnostic(
             range=place(finding.line, finding.column),
-            message=f"{finding.verdict.value}: {finding.path}: {finding.detail}"
-            if finding.path
-            else f"{finding.verdict.value}: {finding.detail}",
+            message=labelled(finding.verdict.value, finding.path, finding.detail),
             severity=lsp.DiagnosticSeverity.Information,
             code=finding.rule,
             code_description=rule_link(finding.rule),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from cleveragents.reading.problems import field_prefix
+from cleveragents.reading.problems import field_prefix, labelled
 from cleveragents.reading.terminal_text import visible
 
 from .base import Reporter
@@ -67,9 +67,8 @@ class GithubReporter(Reporter):
         lines = [_problem_command(problem) for problem in report.problems]
         for finding in report.findings:
             command = "error" if finding.verdict == "loosens" else "notice"
-            path = f"{finding.path} " if finding.path else ""
-            message = f"{path}{finding.verdict.value}: {finding.detail}"
+            words = labelled(finding.verdict.value, finding.path, finding.detail, field_first=True)
             lines.append(
-                _command(command, finding.file, finding.line, finding.column, finding.rule, message)
+                _command(command, finding.file, finding.line, finding.column, finding.rule, words)
             )
         return "".join(lines)

@@ -32,15 +32,16 @@ class SarifReporter(Reporter):
     def diff(self, report: DiffReport) -> str:
         """Invalid files as `check` reports them, loosenings as errors, tightenings and added
         profiles as informational results."""
+        from cleveragents.reading.problems import labelled
+
         from .sarif_log import SarifResult, problem_result, sarif_log
 
         results = [problem_result(problem) for problem in report.problems]
         for finding in report.findings:
-            path = f"{finding.path} " if finding.path else ""
             results.append(
                 SarifResult(
                     finding.rule,
-                    f"{path}{finding.verdict.value}: {finding.detail}",
+                    labelled(finding.verdict.value, finding.path, finding.detail, field_first=True),
                     finding.file,
                     finding.line,
                     finding.column,
