@@ -14,6 +14,7 @@ from conftest import REPO_ROOT
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule, Severity
 from cleveragents.safety_toolkit.formats import format_names, reporter
+from cleveragents.safety_toolkit.formats.base import CheckedFiles
 from cleveragents.safety_toolkit.kind_hint import with_hints_last
 
 SARIF_SCHEMA = REPO_ROOT / "tests" / "sarif" / "sarif-schema-2.1.0.json"
@@ -43,7 +44,7 @@ def _warning(file: str = "a.safety_profile.yaml") -> Problem:
 
 @pytest.mark.parametrize("name", format_names("check"))
 def test_a_file_with_only_a_warning_is_reported_and_stays_valid(name: str) -> None:
-    output = reporter(name).check([_warning()], 1)
+    output = reporter("check", name).check(CheckedFiles(("a.safety_profile.yaml",), (_warning(),)))
     assert "above 10" in output
     if name == "text":
         assert output.splitlines() == [
@@ -61,7 +62,9 @@ def test_a_file_with_only_a_warning_is_reported_and_stays_valid(name: str) -> No
 
 
 def test_the_text_word_is_coloured_by_its_severity() -> None:
-    output = reporter("text", colour=True).check([_warning()], 1)
+    output = reporter("check", "text", colour=True).check(
+        CheckedFiles(("a.safety_profile.yaml",), (_warning(),))
+    )
     assert f"{Severity.WARNING.colour}warning\033[0m" in output
 
 

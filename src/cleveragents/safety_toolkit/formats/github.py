@@ -5,13 +5,13 @@ from a file is escaped as the text report does, then as workflow commands requir
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar, final
 
 from cleveragents.reading.problems import field_prefix, labelled
 from cleveragents.reading.terminal_text import visible
 
-from .base import Reporter
+from .base import CheckedFiles, CheckReporter, DiffReporter, Reporter
 
 if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
@@ -53,15 +53,16 @@ def _problem_command(problem: Problem) -> str:
     )
 
 
-class GithubReporter(Reporter):
+@final
+class GithubReporter(Reporter, CheckReporter, DiffReporter):
     name = "github"
     serves: ClassVar[Mapping[str, str]] = {
         "check": "GitHub Actions annotations",
         "diff": "GitHub Actions annotations",
     }
 
-    def check(self, problems: Sequence[Problem], files_checked: int) -> str:
-        return "".join(_problem_command(problem) for problem in problems)
+    def check(self, files: CheckedFiles) -> str:
+        return "".join(_problem_command(problem) for problem in files.problems)
 
     def diff(self, report: DiffReport) -> str:
         lines = [_problem_command(problem) for problem in report.problems]
