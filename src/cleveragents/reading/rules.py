@@ -1102,22 +1102,15 @@ class Rule(enum.StrEnum):
         "(safety-profile diff LAYER_FILE NEW_FILE).",
         Severity.HINT,
     )
-    LOOSENS_ALLOWED_SKILL_CATEGORIES = _loosens("allowed_skill_categories")
-    LOOSENS_REQUIRE_SANDBOX = _loosens("require_sandbox")
-    LOOSENS_REQUIRE_CHECKPOINTS = _loosens("require_checkpoints")
-    LOOSENS_REQUIRE_HUMAN_APPROVAL = _loosens("require_human_approval")
-    LOOSENS_ALLOW_UNSAFE_TOOLS = _loosens("allow_unsafe_tools")
-    LOOSENS_MAX_COST_PER_PLAN = _loosens("max_cost_per_plan")
-    LOOSENS_MAX_RETRIES_PER_STEP = _loosens("max_retries_per_step")
-    LOOSENS_MAX_TOTAL_COST = _loosens("max_total_cost")
-    TIGHTENS_ALLOWED_SKILL_CATEGORIES = _tightens("allowed_skill_categories")
-    TIGHTENS_REQUIRE_SANDBOX = _tightens("require_sandbox")
-    TIGHTENS_REQUIRE_CHECKPOINTS = _tightens("require_checkpoints")
-    TIGHTENS_REQUIRE_HUMAN_APPROVAL = _tightens("require_human_approval")
-    TIGHTENS_ALLOW_UNSAFE_TOOLS = _tightens("allow_unsafe_tools")
-    TIGHTENS_MAX_COST_PER_PLAN = _tightens("max_cost_per_plan")
-    TIGHTENS_MAX_RETRIES_PER_STEP = _tightens("max_retries_per_step")
-    TIGHTENS_MAX_TOTAL_COST = _tightens("max_total_cost")
+    # A change that loosens each field, then one that tightens each (`loosens.FIELD`,
+    # `tightens.FIELD`): one rule per field of the field facts, so a new field needs none here.
+    # The class body's namespace is the enum's: each assignment through it makes a member.
+    _ignore_ = "_name _doc"
+    for _name, _doc in [
+        *((f"LOOSENS_{field.upper()}", _loosens(field)) for field in FIELD_FACTS),
+        *((f"TIGHTENS_{field.upper()}", _tightens(field)) for field in FIELD_FACTS),
+    ]:
+        locals()[_name] = _doc
     # -- added since 0.1.0: at the end, so the SARIF ruleIndex of each rule above stays --------
     FILE_NAME_COLLISION = RuleDoc(
         "file.name-collision",
