@@ -11,8 +11,10 @@ import pytest
 from conftest import EXAMPLES, relative
 from programs import run_program
 
+from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
 from cleveragents.safety_toolkit.formats import REPORTER_BY_NAME, format_names, reporter
-from cleveragents.safety_toolkit.formats.base import PROTOCOL_BY_COMMAND
+from cleveragents.safety_toolkit.formats.base import PROTOCOL_BY_COMMAND, CheckedFiles
 
 PROFILE = relative(EXAMPLES / "valid" / "spec_example.safety_profile.yaml")
 INVALID = relative(EXAMPLES / "invalid" / "several_problems.safety_profile.yaml")
@@ -93,3 +95,12 @@ def test_diff_help_describes_the_json_object_diff_prints() -> None:
 def test_check_help_describes_its_json_array() -> None:
     help_text = " ".join(run_program("safety-profile", "check", "--help").stdout.split())
     assert "json, an array of {file, line, column, path, message, rule, severity}" in help_text
+
+
+def test_check_is_given_every_file_checked_those_that_passed_too() -> None:
+    result = run_program("safety-profile", "check", PROFILE, INVALID)
+    assert result.stdout.endswith("1 of 2 files invalid\n")
+    problem = Problem(INVALID, 1, 1, "", "bad", Rule.FILE_MISSING)
+    files = CheckedFiles((PROFILE, INVALID), (problem,))
+    assert files.problems_of(PROFILE) == ()
+    assert files.problems_of(INVALID) == (problem,)
