@@ -1,19 +1,24 @@
 """Write docs/rules.md, and the table "What each reader says" of docs/one-file-one-meaning.md,
-from the rule catalogue (`cleveragents.reading.rules`).
+from the rule catalogue (`cleveragents.reading.rules`); and the field tables of
+docs/loosening.md and docs/floor.md from the field facts (`cleveragents.reading.field_facts`).
 
     .venv/bin/python scripts/generate_rule_docs.py
 
-tests/test_rules_command.py fails when a committed page differs from what this writes."""
+tests/test_rules_command.py and tests/test_field_facts.py fail when a committed page differs from
+what this writes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from cleveragents.safety_toolkit.field_docs import with_field_table
 from cleveragents.safety_toolkit.rule_docs import rules_markdown, with_readers_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 RULES_PAGE = DOCS / "rules.md"
 READERS_PAGE = DOCS / "one-file-one-meaning.md"
+# Which page holds each field table (`field_docs.FIELD_TABLES`).
+FIELD_TABLE_PAGES = {"stricter": DOCS / "loosening.md", "floor": DOCS / "floor.md"}
 
 
 def main() -> int:
@@ -22,6 +27,9 @@ def main() -> int:
     page = READERS_PAGE.read_text(encoding="utf-8")
     READERS_PAGE.write_text(with_readers_table(page), encoding="utf-8")
     print(f"wrote the readers table of {READERS_PAGE}")
+    for name, path in FIELD_TABLE_PAGES.items():
+        path.write_text(with_field_table(path.read_text(encoding="utf-8"), name), encoding="utf-8")
+        print(f"wrote the field table of {path}")
     return 0
 
 

@@ -14,6 +14,8 @@ import pytest
 from git_repos import git, new_repository, secrets_repository, write_files
 from programs import run_program
 
+from cleveragents.safety_toolkit.formats import format_names
+
 STRICT = "require_sandbox: true\n"
 # What a file outside the repository holds: never to be printed.
 SECRET = "token: hunter2-not-yaml: [\n"
@@ -43,7 +45,7 @@ def test_a_link_out_of_the_repository_is_not_read_nor_printed(tmp_path: Path, ta
     os.symlink(target.format(outside=outside), project / "prod.safety_profile.yaml")
     if target.startswith(".."):
         (tmp_path / "secret.yaml").write_text(SECRET, encoding="utf-8")
-    for output_format in ("text", "json", "sarif", "github"):
+    for output_format in format_names("check"):
         result = run("check", "--format", output_format, "prod.safety_profile.yaml", cwd=project)
         assert result.returncode == 1, (output_format, result.stdout)
         assert "hunter2" not in result.stdout + result.stderr, output_format
@@ -76,7 +78,7 @@ def test_a_link_to_a_file_git_does_not_hold_is_not_read_nor_printed(
     (tmp_path / "config").mkdir()
     os.symlink("../" + target, tmp_path / "config" / "prod.safety_profile.yaml")
     git(tmp_path, "add", "config/prod.safety_profile.yaml")
-    for output_format in ("text", "json", "sarif", "github"):
+    for output_format in format_names("check"):
         result = run(
             "check", "--format", output_format, "config/prod.safety_profile.yaml", cwd=tmp_path
         )
@@ -108,7 +110,7 @@ def test_a_file_an_attribute_transforms_is_not_read_nor_printed(tmp_path: Path) 
         },
     )
     assert "hunter2" not in git(tmp_path, "cat-file", "-p", "HEAD:prod.safety_profile.yaml")
-    for output_format in ("text", "json", "sarif", "github"):
+    for output_format in format_names("check"):
         result = run("check", "--format", output_format, "prod.safety_profile.yaml", cwd=tmp_path)
         assert result.returncode == 1, (output_format, result.stdout)
         assert "hunter2" not in result.stdout + result.stderr, output_format

@@ -24,6 +24,8 @@ from conftest import (
     relative,
 )
 
+from cleveragents.safety_toolkit.formats import format_names
+
 VALID_ACTIONS = sorted((EXAMPLES / "actions" / "valid").glob("*.yaml"))
 INVALID_PROFILE = EXAMPLES / "invalid" / "several_problems.safety_profile.yaml"
 INVALID_ACTION = EXAMPLES / "actions" / "invalid" / "automation_profile_infinite.action.yaml"
@@ -86,7 +88,7 @@ def test_check_accepts_valid_files_without_pydantic(
 @pytest.mark.parametrize(
     ("kind", "invalid"), [("profile", INVALID_PROFILE), ("action", INVALID_ACTION)]
 )
-@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("output_format", format_names("check"))
 def test_check_words_invalid_files_without_pydantic(
     tmp_path: Path, kind: str, invalid: Path, output_format: str
 ) -> None:
@@ -110,7 +112,7 @@ def test_check_words_invalid_files_without_pydantic(
         ("action", INVALID_ACTION, 1),
     ],
 )
-@pytest.mark.parametrize("output_format", ["text", "json"])
+@pytest.mark.parametrize("output_format", format_names("show"))
 def test_show_imports_no_pydantic(
     tmp_path: Path, kind: str, file: Path, status: int, output_format: str
 ) -> None:

@@ -13,6 +13,8 @@ from conftest import EXAMPLES, INVALID_PROFILES
 from git_repos import git, new_repository
 from programs import run_program
 
+from cleveragents.safety_toolkit.formats import format_names
+
 ACTIONS = EXAMPLES / "actions"
 INVALID_ACTIONS = sorted((ACTIONS / "invalid").glob("*.yaml"))
 
@@ -191,7 +193,7 @@ def _modified_examples(folder: Path, examples: list[Path], valid: str) -> list[s
     return names
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "github", "sarif"])
+@pytest.mark.parametrize("output_format", format_names("diff"))
 @pytest.mark.parametrize("kind", ["profile", "action"])
 def test_every_invalid_example_is_reported_exactly_as_check_reports_it(
     tmp_path: Path, output_format: str, kind: str

@@ -11,7 +11,10 @@ import pytest
 from conftest import EXAMPLES, relative
 from programs import run_program
 
-from cleveragents.safety_toolkit.formats import REPORTER_BY_NAME, format_names
+from cleveragents.reading.problems import Problem
+from cleveragents.reading.rules import Rule
+from cleveragents.safety_toolkit.formats import REPORTER_BY_NAME, format_names, reporter
+from cleveragents.safety_toolkit.formats.base import PROTOCOL_BY_COMMAND, CheckedFiles
 
 PROFILE = relative(EXAMPLES / "valid" / "spec_example.safety_profile.yaml")
 INVALID = relative(EXAMPLES / "invalid" / "several_problems.safety_profile.yaml")
@@ -48,7 +51,29 @@ def test_every_format_a_command_offers_renders_its_report(command: str) -> None:
 
 def test_every_command_a_format_serves_is_run_here() -> None:
     served = {command for cls in REPORTER_BY_NAME.values() for command in cls.serves}
-    assert served == set(RUNS)
+    assert served == set(RUNS) == set(PROTOCOL_BY_COMMAND)
+
+
+@pytest.mark.parametrize("name", sorted(REPORTER_BY_NAME))
+def test_a_format_describes_exactly_the_commands_whose_protocol_it_implements(name: str) -> None:
+    cls = REPORTER_BY_NAME[name]
+    implemented = {c for c, protocol in PROTOCOL_BY_COMMAND.items() if issubclass(cls, protocol)}
+    assert set(cls.serves) == implemented
+
+
+def test_a_format_is_not_handed_to_a_command_it_does_not_render() -> None:
+    for command in PROTOCOL_BY_COMMAND:
+        for name in sorted(set(REPORTER_BY_NAME) - set(format_names(command))):
+            with pytest.raises(LookupError, match=f"does not render {command}"):
+                reporter(command, name)  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("name", format_names("resolve"))
+def test_resolve_reports_an_invalid_layer_in_every_format_it_offers(name: str) -> None:
+    result = run_program("safety-profile", "resolve", "--project", INVALID, "--format", name)
+    assert result.returncode == 1
+    assert result.stderr == ""
+    assert "several_problems.safety_profile.yaml" in result.stdout
 
 
 def test_resolve_offers_the_formats_that_render_a_resolution() -> None:
@@ -70,3 +95,12 @@ def test_diff_help_describes_the_json_object_diff_prints() -> None:
 def test_check_help_describes_its_json_array() -> None:
     help_text = " ".join(run_program("safety-profile", "check", "--help").stdout.split())
     assert "json, an array of {file, line, column, path, message, rule, severity}" in help_text
+
+
+def test_check_is_given_every_file_checked_those_that_passed_too() -> None:
+    result = run_program("safety-profile", "check", PROFILE, INVALID)
+    assert result.stdout.endswith("1 of 2 files invalid\n")
+    problem = Problem(INVALID, 1, 1, "", "bad", Rule.FILE_MISSING)
+    files = CheckedFiles((PROFILE, INVALID), (problem,))
+    assert files.problems_of(PROFILE) == ()
+    assert files.problems_of(INVALID) == (problem,)

@@ -17,6 +17,7 @@ from git_repos import git, new_repository, write_files
 from jsonschema import Draft202012Validator
 from programs import run_program
 
+from cleveragents.reading.rules import Severity
 from cleveragents.safety_toolkit.cli import main
 
 OUTPUT_SCHEMAS = Path(str(files("cleveragents.safety_toolkit") / "output_schemas"))
@@ -60,13 +61,19 @@ def test_each_schema_is_a_valid_draft_2020_12_schema(command: str) -> None:
     Draft202012Validator.check_schema(VALIDATORS[command].schema)
 
 
+def test_check_output_names_every_severity_and_no_other() -> None:
+    severity = VALIDATORS["check"].schema["$defs"]["problem"]["properties"]["severity"]
+    assert severity["enum"] == [member.value for member in Severity]
+    assert all(f"{member.value}:" in severity["description"] for member in Severity)
+
+
 def test_check_output_of_every_example(capsys: pytest.CaptureFixture[str]) -> None:
     profiles = output(capsys, "check", "--format", "json", *PROFILES)
     actions = output(capsys, "check", "--format", "json", "--kind", "action", *ACTIONS)
     hints = output(capsys, "check", "--format", "json", *ACTIONS)  # actions read as profiles
     for document in (profiles, actions, hints):
         assert_valid("check", document)
-    assert {problem["severity"] for problem in hints} == {"error", "hint"}
+    assert {problem["severity"] for problem in hints} == {Severity.ERROR, Severity.HINT}
     assert any(
         problem["line"] is None
         for problem in output(capsys, "check", "--format", "json", "missing.yaml")

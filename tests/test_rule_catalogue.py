@@ -26,7 +26,7 @@ from git_repos import git, new_repository
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
-from cleveragents.reading.rules import ALIASES, ID_PATTERN, STRICTER, Rule, find_rule
+from cleveragents.reading.rules import ALIASES, ID_PATTERN, STRICTER, Rule, Severity, find_rule
 from cleveragents.safety_toolkit.cli import main
 from cleveragents.safety_toolkit.rule_docs import FAMILIES, family
 
@@ -180,7 +180,7 @@ def test_ids_are_lowercase_and_unique_and_every_entry_is_complete() -> None:
         assert doc.id == rule.value == rule.value.lower()
         assert all((doc.title, doc.description, doc.fix)), rule
         assert not doc.title.endswith("."), rule
-        assert doc.severity in ("error", "hint")
+        assert isinstance(doc.severity, Severity), rule
     assert len({rule.doc.title for rule in Rule}) == len(Rule)
 
 

@@ -12,6 +12,7 @@ from conftest import REPO_ROOT
 from programs import run_program
 
 from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor, rule_reference
+from cleveragents.safety_toolkit.formats import format_names
 from cleveragents.safety_toolkit.rule_docs import rules_markdown, with_readers_table
 
 RULES_PAGE = REPO_ROOT / "docs" / "rules.md"
@@ -68,7 +69,7 @@ def _listed() -> list[str]:
     return run_program("safety-profile", "rules").stdout.splitlines()
 
 
-@pytest.mark.parametrize("output_format", ["text", "json"])
+@pytest.mark.parametrize("output_format", format_names("rules"))
 def test_a_former_id_explains_the_rule_under_its_id_of_now(output_format: str) -> None:
     old = run_program("safety-profile", "rules", "--format", output_format, "schema.cost_order")
     new = run_program("safety-profile", "rules", "--format", output_format, "schema.cost-order")

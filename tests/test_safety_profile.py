@@ -18,6 +18,7 @@ from cleveragents.domain.models.core.safety_profile import (
     SafetyProfileRef,
     resolve_safety_profile,
 )
+from cleveragents.reading.field_facts import FIELD_FACTS
 from cleveragents.reading.problems import ProfileFileError
 
 SPEC_YAML = EXAMPLES / "valid" / "spec_example.safety_profile.yaml"
@@ -148,8 +149,7 @@ def test_retries_outside_bounds_or_not_integers_are_rejected(value: Any) -> None
 
 
 @pytest.mark.parametrize(
-    "field",
-    ["require_sandbox", "require_checkpoints", "require_human_approval", "allow_unsafe_tools"],
+    "field", [name for name, facts in FIELD_FACTS.items() if facts.stricter in ("true", "false")]
 )
 @pytest.mark.parametrize("value", ["false", "true", "yes", 0, 1, None])
 def test_booleans_are_not_coerced(field: str, value: Any) -> None:

@@ -167,3 +167,7 @@ REQUIRED = ('name', 'definition_of_done', 'strategy_actor', 'execution_actor')
 DEFAULTS = {}
 # The properties that hold a document of another schema, with the module that checks it.
 NESTED = {'safety_profile': safety_profile_schema, 'automation_profile': automation_profile_schema}
+# Each property's `x-strictness` (the field facts: which value is stricter, what null and []
+# mean, which flags an action's automation profile yields), read by
+# src/cleveragents/reading/field_facts.py.
+STRICTNESS = {}

@@ -46,3 +46,7 @@ REQUIRED = ()
 DEFAULTS = {}
 # The properties that hold a document of another schema, with the module that checks it.
 NESTED = {}
+# Each property's `x-strictness` (the field facts: which value is stricter, what null and []
+# mean, which flags an action's automation profile yields), read by
+# src/cleveragents/reading/field_facts.py.
+STRICTNESS = {}

@@ -90,3 +90,7 @@ REQUIRED = ()
 DEFAULTS = {'allowed_skill_categories': [], 'require_sandbox': True, 'require_checkpoints': True, 'require_human_approval': False, 'allow_unsafe_tools': False, 'max_cost_per_plan': None, 'max_retries_per_step': 3, 'max_total_cost': None}
 # The properties that hold a document of another schema, with the module that checks it.
 NESTED = {}
+# Each property's `x-strictness` (the field facts: which value is stricter, what null and []
+# mean, which flags an action's automation profile yields), read by
+# src/cleveragents/reading/field_facts.py.
+STRICTNESS = {'allowed_skill_categories': {'stricter': 'subset', 'empty': 'every category', 'item': 'category'}, 'require_sandbox': {'stricter': 'true', 'automation_profile_yields': True}, 'require_checkpoints': {'stricter': 'true', 'automation_profile_yields': True}, 'require_human_approval': {'stricter': 'true'}, 'allow_unsafe_tools': {'stricter': 'false', 'automation_profile_yields': True}, 'max_cost_per_plan': {'stricter': 'lower', 'null': 'no limit'}, 'max_retries_per_step': {'stricter': 'lower'}, 'max_total_cost': {'stricter': 'lower', 'null': 'no limit'}}

@@ -14,9 +14,10 @@ Loc = tuple[str | int, ...]
 class Problem(NamedTuple):
     """One finding in one file. Lines and columns are 1-based; line 0 is the file as a whole.
 
-    An `error` makes the file invalid; a `hint` only accompanies errors, saying what may be
-    wrong (e.g. the file looks like another kind of document). Problems sort by file, line,
-    column, then the other fields in order."""
+    Only an `error` makes the file invalid (`Severity.fails`); a `warning` is said and the file
+    stays valid; a `hint` only accompanies errors, saying what may be wrong (e.g. the file looks
+    like another kind of document). Problems sort by file, line, column, then the other fields
+    in order."""
 
     file: str
     line: int
@@ -24,7 +25,7 @@ class Problem(NamedTuple):
     path: str
     message: str
     rule: Rule
-    severity: Severity = "error"
+    severity: Severity = Severity.ERROR
 
     def render(self, label: str | None = None) -> str:
         """`FILE:LINE:COL: error: FIELD: message` (the label is the severity unless given);
@@ -42,9 +43,22 @@ def render_line(file: str, line: int, column: int, path: str, label: str, messag
     comes from the file escaped for a terminal."""
     shown_file = visible(file)
     where = f"{shown_file}:{line}:{column}" if line else shown_file
-    field = visible(field_prefix(path))
     # Messages quote file text with repr, which already escapes backslashes.
-    return f"{where}: {label}: {field}{visible(message, escape_backslashes=False)}"
+    return f"{where}: {labelled(label, visible(path), visible(message, escape_backslashes=False))}"
+
+
+def labelled(label: str, path: str, message: str, *, field_first: bool = False) -> str:
+    """`LABEL: FIELD: message`: a problem or a finding in words (`error: max_total_cost: ...`,
+    `loosens: max_total_cost: 100.0 → null (no limit)`), for every format and the editor.
+
+    `field_first` gives `FIELD LABEL: message` (`max_total_cost loosens: ...`), the shape of
+    `diff`'s GitHub annotations and SARIF results: there no `FILE:LINE:COL:` leads the words,
+    the annotation is shown under the file and line, and the field reads as the sentence's
+    subject; kept so that the alerts and annotations people already have keep their words.
+    What comes from the file is the caller's to escape for where it is shown."""
+    if field_first:
+        return f"{path} {label}: {message}" if field_prefix(path) else f"{label}: {message}"
+    return f"{label}: {field_prefix(path)}{message}"
 
 
 def field_prefix(path: str) -> str:

@@ -4,8 +4,9 @@ it, its default severity, and which other readers of the file disagree.
 It lives in `reading`, the lowest hand-written package, because everything that reports a
 problem sits above it: the reader itself (`yaml.*`, `file.*`), the schema's errors
 (`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `diff.added`),
-the SARIF log and the language server. It imports nothing but the standard library (no dataclasses:
-`check`'s start-up stays lean), so any of them may read it.
+the SARIF log and the language server. It imports nothing but the standard library and the
+field facts (`field_facts`, from the generated code; no dataclasses: `check`'s start-up stays
+lean), so any of them may read it.
 
 A problem's `rule` is a `Rule`, a `str` enum: it prints, compares and serialises as its id
 (`Rule.YAML_TAB == "yaml.tab"`), and a rule that is not in this table cannot be named.
@@ -26,6 +27,8 @@ import enum
 import re
 from typing import Literal, NamedTuple
 
+from .field_facts import FIELD_FACTS
+
 __all__ = [
     "ALIASES",
     "DOCS_URL",
@@ -37,12 +40,43 @@ __all__ = [
     "Rule",
     "RuleDoc",
     "RuleReference",
+    "Severity",
     "find_rule",
     "rule_anchor",
     "rule_reference",
 ]
 
-Severity = Literal["error", "hint"]
+
+class Severity(enum.StrEnum):
+    """How much a problem matters, with every word a report uses for it, defined once here.
+
+    A `str` enum: it prints, compares and serialises as its word (`Severity.ERROR == "error"`,
+    JSON's `severity`). Only an error makes a file invalid (and the exit status 1): a warning is
+    said and the file stays valid; a hint only accompanies errors, saying what may be wrong.
+    Members in order of weight: a file's errors are listed first, then warnings, then hints."""
+
+    # Annotated here for the type checker; set on each member by `__new__`.
+    github: str  # the GitHub Actions workflow command (`::error`, `::warning`, `::notice`)
+    sarif: str  # the SARIF 2.1.0 result level
+    lsp: int  # the LSP DiagnosticSeverity (1 Error, 2 Warning, 3 Information, 4 Hint)
+    colour: str  # the terminal's colour for the word (an SGR sequence)
+    fails: bool  # whether a problem of this severity makes the file invalid
+    rank: int  # the order a file's problems are listed in
+
+    def __new__(
+        cls, word: str, github: str, sarif: str, lsp: int, colour: str, fails: bool
+    ) -> Severity:
+        member = str.__new__(cls, word)
+        member._value_ = word
+        member.github, member.sarif, member.lsp = github, sarif, lsp
+        member.colour, member.fails, member.rank = colour, fails, len(cls.__members__)
+        return member
+
+    ERROR = ("error", "error", "error", 1, "\033[31m", True)
+    WARNING = ("warning", "warning", "warning", 2, "\033[33m", False)
+    HINT = ("hint", "notice", "note", 4, "\033[36m", False)
+
+
 Verdict = Literal["error", "accepts", "crashes"]
 
 # The one style of every id (see above): `family.name`, the name's words joined by `-`, or, for
@@ -82,7 +116,7 @@ class RuleDoc(NamedTuple):
     title: str  # one line, no final stop
     description: str  # what the rule refuses, and why
     fix: str  # what to write instead
-    severity: Severity = "error"  # "hint": said beside a file's errors, never alone
+    severity: Severity = Severity.ERROR  # HINT: said beside a file's errors, never alone
     readers: str = ""  # which other readers (PyYAML, check-jsonschema, editors) disagree
     examples: tuple[Example, ...] = ()  # files that show what each reader says
 
@@ -93,18 +127,8 @@ _LOOSENS_FIX = (
 )
 
 # Which value of each profile field is stricter, in words: `diff`'s rules, its --help and the
-# strictness table (`cleveragents.domain.models.core.strictness`, which compares the values).
-STRICTER: dict[str, str] = {
-    "allowed_skill_categories": "a subset is stricter; [] (every category) is the loosest; "
-    "allowing a category not allowed before loosens, even when another is removed",
-    "require_sandbox": "true is stricter",
-    "require_checkpoints": "true is stricter",
-    "require_human_approval": "true is stricter",
-    "allow_unsafe_tools": "false is stricter",
-    "max_cost_per_plan": "lower is stricter; null (no limit) is the loosest",
-    "max_retries_per_step": "lower is stricter",
-    "max_total_cost": "lower is stricter; null (no limit) is the loosest",
-}
+# strictness table, built from the field facts kept beside the schema (`field_facts`).
+STRICTER: dict[str, str] = {name: facts.stricter_words for name, facts in FIELD_FACTS.items()}
 
 
 def _loosens(field: str) -> RuleDoc:
@@ -124,7 +148,7 @@ def _tightens(field: str) -> RuleDoc:
         f"The change makes {field} stricter ({STRICTER[field]}). Reported for the record; it "
         "never fails a check.",
         "Nothing to fix.",
-        "hint",
+        Severity.HINT,
     )
 
 
@@ -180,7 +204,7 @@ class Rule(enum.StrEnum):
         "archive` writes (or leaves out), so what is reviewed is not what a program reads. "
         "Patterns are matched in any case too, as clones on macOS and Windows match them.",
         "Remove the attribute for profile files (.gitattributes).",
-        "error",
+        Severity.ERROR,
         "git applies the attribute on checkout; a reader of the repository's blobs does not.",
     )
     GIT_LINK = RuleDoc(
@@ -191,7 +215,7 @@ class Rule(enum.StrEnum):
         "reads as a YAML mapping becomes that text in a checkout without links. A submodule "
         "or folder in a profile's place is reported too.",
         "Make the profile a regular file, or link it to a file committed in the repository.",
-        "error",
+        Severity.ERROR,
         "A checkout without links (core.symlinks=false, Windows' default) writes the link as a "
         "file holding its target's name.",
     )
@@ -220,7 +244,7 @@ class Rule(enum.StrEnum):
         "The file is UTF-16, or holds bytes that are not UTF-8. Readers guess other encodings "
         "differently; the toolkit reads UTF-8 only.",
         "Save the file as UTF-8.",
-        "error",
+        Severity.ERROR,
         "Some editors guess Latin-1 or UTF-16 and show text the others refuse.",
     )
     YAML_CHARACTER = RuleDoc(
@@ -245,7 +269,7 @@ class Rule(enum.StrEnum):
         "U+FEFF anywhere but the very start: some readers skip it, others keep it as part of "
         "the text (so `\\ufeffallow_unsafe_tools` is another key).",
         "Remove it.",
-        "error",
+        Severity.ERROR,
         "check-jsonschema refuses the key; yaml-language-server skips the mark.",
         examples=(
             Example(
@@ -263,7 +287,7 @@ class Rule(enum.StrEnum):
         "YAML readers break the line at a lone CR; terminals and diff viewers do not, so a "
         "reviewer may see a comment where a program reads a setting.",
         "Use LF (or CRLF) line endings throughout.",
-        "error",
+        Severity.ERROR,
         "check-jsonschema and yaml-language-server read the text after the CR as a new line.",
         examples=(
             Example(
@@ -281,7 +305,7 @@ class Rule(enum.StrEnum):
         "U+0085, U+2028 or U+2029: a line break to YAML 1.1 readers and libyaml, an ordinary "
         "character to YAML 1.2 readers.",
         "Remove the character.",
-        "error",
+        Severity.ERROR,
         "libyaml breaks the line; yaml-language-server reads it as part of the text.",
         examples=(
             Example(
@@ -299,7 +323,7 @@ class Rule(enum.StrEnum):
         "`%YAML` and `%TAG` change how some readers read the rest of the file (after "
         "`%YAML 1.1`, editors and check-jsonschema read `yes` as true).",
         "Remove the directive.",
-        "error",
+        Severity.ERROR,
         "check-jsonschema and yaml-language-server follow `%YAML 1.1`; PyYAML ignores it.",
         examples=(
             Example(
@@ -323,7 +347,7 @@ class Rule(enum.StrEnum):
         "More than one YAML document",
         "A file holds one profile or action: one document, with at most one `...` end marker.",
         "Remove the `---` separator and what follows, or split the file.",
-        "error",
+        Severity.ERROR,
         "yaml-language-server accepts several documents; check-jsonschema refuses them.",
         examples=(
             Example(
@@ -355,7 +379,7 @@ class Rule(enum.StrEnum):
         "A tab outside quoted text, block scalar text and comments (after `key:`, after `-`, "
         "before a comment, at the end of a line).",
         "Use spaces.",
-        "error",
+        Severity.ERROR,
         "libyaml accepts some of these tabs; PyYAML's own reader and check-jsonschema refuse "
         "the file.",
         examples=(
@@ -388,7 +412,7 @@ class Rule(enum.StrEnum):
         "A line continuing a flow collection or quoted text must be indented more than the "
         "block that holds it.",
         "Indent the line.",
-        "error",
+        Severity.ERROR,
         "YAML 1.2 readers refuse it; libyaml (PyYAML, check-jsonschema) reads it.",
         examples=(
             Example(
@@ -412,7 +436,7 @@ class Rule(enum.StrEnum):
         "A comment without a space before `#`",
         "`value# note` is text to YAML 1.2 readers and a comment to libyaml.",
         "Add a space before `#`, or quote the text if `#` belongs to it.",
-        "error",
+        Severity.ERROR,
         "check-jsonschema reads a comment; YAML 1.2 readers refuse it or read text.",
         examples=(
             Example(
@@ -436,7 +460,7 @@ class Rule(enum.StrEnum):
         "An anchor or alias name readers end at different places",
         "A name followed by `:` or another character YAML 1.2 counts as part of the name.",
         "Use only letters, digits, `-` and `_` in the name, and a space after it.",
-        "error",
+        Severity.ERROR,
         "yaml-language-server reads anchor `an:chor`; libyaml ends the name at `:`.",
         examples=(
             Example(
@@ -454,7 +478,7 @@ class Rule(enum.StrEnum):
         'Inside `[...]` or `{...}`: `?x`, a lone `-`, `?` inside text, or `"key":value` with '
         "no space after `:`.",
         "Quote the text, or put a space after `:`.",
-        "error",
+        Severity.ERROR,
         "libyaml reads a key or a mapping where YAML 1.2 readers read text, or the reverse.",
         examples=(
             Example(
@@ -494,7 +518,7 @@ class Rule(enum.StrEnum):
         "scalar that is not indented, or a block scalar ending the file on spaces.",
         "Remove the spaces from the blank lines, indent the text, or end the file with a line "
         "break.",
-        "error",
+        Severity.ERROR,
         "libyaml, ruamel (check-jsonschema) and yaml-language-server each read these differently.",
         examples=(
             Example(
@@ -527,7 +551,7 @@ class Rule(enum.StrEnum):
         "or a tag followed directly by `,` or a bracket. Nothing is ever constructed from a "
         "tag.",
         "Remove the tag: write a plain value.",
-        "error",
+        Severity.ERROR,
         "PyYAML's unsafe loaders run Python tags; others fail or read text.",
         examples=(
             Example(
@@ -573,7 +597,7 @@ class Rule(enum.StrEnum):
         "`+0x1F`, dates: editors and check-jsonschema (YAML 1.2) read one value, PyYAML (YAML "
         "1.1) another.",
         "Write the value unambiguously (`true`, `10`, `1000.0`), or quote it if it is text.",
-        "error",
+        Severity.ERROR,
         f"{_YAML11} and the YAML 1.2 readers (editors, check-jsonschema) read different values.",
         examples=(
             Example(
@@ -669,7 +693,7 @@ class Rule(enum.StrEnum):
         "An integer longer than the limit",
         "An integer of more than 40 digits: converting it costs time, and some readers crash.",
         "Write a shorter number.",
-        "error",
+        Severity.ERROR,
         "check-jsonschema crashes with a traceback past 4,300 digits.",
         examples=(
             Example(
@@ -693,7 +717,7 @@ class Rule(enum.StrEnum):
         "YAML 1.2 has no merge keys: readers that merge them disagree with those that keep a "
         "key named `<<`.",
         "Write the fields out.",
-        "error",
+        Severity.ERROR,
         "check-jsonschema and yaml-language-server merge; YAML 1.2 readers keep a key `<<`.",
         examples=(
             Example(
@@ -725,7 +749,7 @@ class Rule(enum.StrEnum):
         "A key with a zero-width space, word joiner or another invisible format character is "
         "not the key it looks like.",
         "Remove the invisible characters.",
-        "error",
+        Severity.ERROR,
         "Other readers report an unknown field, or keep the setting under a key nobody reads.",
         examples=(
             Example(
@@ -749,7 +773,7 @@ class Rule(enum.StrEnum):
         "A key written twice",
         "Readers keep the first or the last value; a reviewer may read the other one.",
         "Keep only one.",
-        "error",
+        Severity.ERROR,
         "PyYAML keeps the last value silently.",
         examples=(
             Example(
@@ -846,7 +870,7 @@ class Rule(enum.StrEnum):
         "A cost that is not a finite number",
         "`.inf` and `.nan` are numbers to YAML but no limit a plan can be held to.",
         "Write a finite number, or null for no limit.",
-        "error",
+        Severity.ERROR,
         "JSON Schema (check-jsonschema, editors) accepts them.",
         examples=(
             Example(
@@ -863,7 +887,7 @@ class Rule(enum.StrEnum):
         "A kept value that is not a finite number",
         "An action's other fields are kept and stored as JSON, which cannot hold `.inf` or `.nan`.",
         "Write a finite number.",
-        "error",
+        Severity.ERROR,
         "JSON Schema (check-jsonschema, editors) accepts them.",
     )
     SCHEMA_GREATER_THAN_EQUAL = RuleDoc(
@@ -919,7 +943,7 @@ class Rule(enum.StrEnum):
         "max_cost_per_plan exceeds max_total_cost",
         "One plan may not cost more than the total; JSON Schema cannot compare two fields.",
         "Lower max_cost_per_plan, or raise max_total_cost.",
-        "error",
+        Severity.ERROR,
         "JSON Schema (check-jsonschema, editors) accepts it.",
         examples=(
             Example(
@@ -936,7 +960,7 @@ class Rule(enum.StrEnum):
         "A categories list of only blank items",
         "Blank names are dropped, which would leave `[]`: every category allowed.",
         "Name the categories, or write `[]` to allow every category.",
-        "error",
+        Severity.ERROR,
         "JSON Schema (check-jsonschema, editors) accepts it.",
         examples=(
             Example(
@@ -954,7 +978,7 @@ class Rule(enum.StrEnum):
         "An action keeps unknown top-level keys, but not near misses of its own fields "
         "(`safety_profle`): the profile would be silently lost.",
         "Use the suggested field name.",
-        "error",
+        Severity.ERROR,
         "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
         examples=(
             Example(
@@ -972,7 +996,7 @@ class Rule(enum.StrEnum):
         "A key written with look-alike characters (a Cyrillic letter for a Latin one) is not the "
         "field it looks like.",
         "Retype the key in plain ASCII.",
-        "error",
+        Severity.ERROR,
         "JSON Schema (check-jsonschema, editors) keeps the key; the action has no profile.",
         examples=(
             Example(
@@ -990,7 +1014,7 @@ class Rule(enum.StrEnum):
         "A safety profile field written beside the action's fields instead of under "
         "safety_profile would be kept and never applied.",
         "Indent it under safety_profile.",
-        "error",
+        Severity.ERROR,
         "JSON Schema (check-jsonschema, editors) keeps the key; the setting is lost.",
         examples=(
             Example(
@@ -1021,7 +1045,7 @@ class Rule(enum.StrEnum):
         "Said beside a file's errors when most of its keys are the other kind's fields (an "
         "action checked as a profile, or the reverse).",
         "Check it as that kind: --kind action or --kind profile.",
-        "hint",
+        Severity.HINT,
     )
     INTERNAL_ERROR = RuleDoc(
         "internal.error",
@@ -1076,24 +1100,17 @@ class Rule(enum.StrEnum):
         "is nothing to compare it with.",
         "Review it whole, or compare it with that layer's profile "
         "(safety-profile diff LAYER_FILE NEW_FILE).",
-        "hint",
+        Severity.HINT,
     )
-    LOOSENS_ALLOWED_SKILL_CATEGORIES = _loosens("allowed_skill_categories")
-    LOOSENS_REQUIRE_SANDBOX = _loosens("require_sandbox")
-    LOOSENS_REQUIRE_CHECKPOINTS = _loosens("require_checkpoints")
-    LOOSENS_REQUIRE_HUMAN_APPROVAL = _loosens("require_human_approval")
-    LOOSENS_ALLOW_UNSAFE_TOOLS = _loosens("allow_unsafe_tools")
-    LOOSENS_MAX_COST_PER_PLAN = _loosens("max_cost_per_plan")
-    LOOSENS_MAX_RETRIES_PER_STEP = _loosens("max_retries_per_step")
-    LOOSENS_MAX_TOTAL_COST = _loosens("max_total_cost")
-    TIGHTENS_ALLOWED_SKILL_CATEGORIES = _tightens("allowed_skill_categories")
-    TIGHTENS_REQUIRE_SANDBOX = _tightens("require_sandbox")
-    TIGHTENS_REQUIRE_CHECKPOINTS = _tightens("require_checkpoints")
-    TIGHTENS_REQUIRE_HUMAN_APPROVAL = _tightens("require_human_approval")
-    TIGHTENS_ALLOW_UNSAFE_TOOLS = _tightens("allow_unsafe_tools")
-    TIGHTENS_MAX_COST_PER_PLAN = _tightens("max_cost_per_plan")
-    TIGHTENS_MAX_RETRIES_PER_STEP = _tightens("max_retries_per_step")
-    TIGHTENS_MAX_TOTAL_COST = _tightens("max_total_cost")
+    # A change that loosens each field, then one that tightens each (`loosens.FIELD`,
+    # `tightens.FIELD`): one rule per field of the field facts, so a new field needs none here.
+    # The class body's namespace is the enum's: each assignment through it makes a member.
+    _ignore_ = "_name _doc"
+    for _name, _doc in [
+        *((f"LOOSENS_{field.upper()}", _loosens(field)) for field in FIELD_FACTS),
+        *((f"TIGHTENS_{field.upper()}", _tightens(field)) for field in FIELD_FACTS),
+    ]:
+        locals()[_name] = _doc
     # -- added since 0.1.0: at the end, so the SARIF ruleIndex of each rule above stays --------
     FILE_NAME_COLLISION = RuleDoc(
         "file.name-collision",

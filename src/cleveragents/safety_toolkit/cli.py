@@ -15,6 +15,7 @@ from cleveragents.reading.terminal_text import visible
 
 from .floor import FloorError, FloorSetting, floor_setting
 from .formats import format_help, format_names, reporter
+from .formats.base import CheckedFiles
 from .help_text import ADD_FLOOR_HELP, COMMAND_HELP, FLOOR_HELP, KIND_HELP, NO_FLOOR_HELP
 from .kinds import KINDS
 from .usage import UsageError
@@ -353,9 +354,10 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         for line in str(error).splitlines():
             _error_line(line)
         return EXIT_USAGE
-    report = reporter(args.output_format, _colour(args.output_format))
-    _emit(report.check(with_hints_last(problems), len(files)))
-    return EXIT_INVALID if problems else EXIT_OK
+    report = reporter("check", args.output_format, _colour(args.output_format))
+    _emit(report.check(CheckedFiles(files, tuple(with_hints_last(problems)))))
+    # Only an error fails a file (a warning is said; a hint accompanies errors).
+    return EXIT_INVALID if any(problem.severity.fails for problem in problems) else EXIT_OK
 
 
 def run_schema(args: argparse.Namespace) -> int:
@@ -377,7 +379,7 @@ def run_show(args: argparse.Namespace) -> int:
     checked, problems = Checker(args.kind).check(load_file(path), path)
     valid = checked.valid
     document = None if valid is None else shown_document(KINDS[args.kind].schema(), valid)
-    shown = reporter(args.output_format, _colour(args.output_format))
+    shown = reporter("show", args.output_format, _colour(args.output_format))
     _emit(shown.show(document, problems, path, args.kind))
     return EXIT_INVALID if document is None else EXIT_OK
 
@@ -424,9 +426,9 @@ def run_resolve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
     # A plan is resolved for the project the command runs in, from its layers' files: the
     # floors of both apply.
     resolution, problems = resolve_files(given, Floors(floor).for_resolution(list(given.values())))
-    report = reporter(args.output_format, _colour(args.output_format))
+    report = reporter("resolve", args.output_format, _colour(args.output_format))
     if resolution is None:
-        _emit(report.check(problems, len(given)))
+        _emit(report.check(CheckedFiles(tuple(given.values()), tuple(problems))))
         return EXIT_INVALID
     _emit(report.resolve(resolution))
     return EXIT_INVALID if resolution.below_floor else EXIT_OK
@@ -441,7 +443,7 @@ def run_rules(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if rule is not None and rule != args.rule:
         _error_line(f"note: rule {args.rule!r} is now {rule.value!r}")
-    _emit(reporter(args.output_format).rules(rule))
+    _emit(reporter("rules", args.output_format).rules(rule))
     return EXIT_OK
 
 
@@ -487,7 +489,7 @@ def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         for line in str(error).splitlines():
             _error_line(line)
         return EXIT_USAGE
-    _emit(reporter(options.output_format, options.colour).diff(report))
+    _emit(reporter("diff", options.output_format, options.colour).diff(report))
     if options.pre_commit and report.failed and not report.problems and report.loosens_itself:
         # Not for a floor alone: skipping the hook is not the way past the floor. On standard
         # error: json and sarif on standard output stay one document.

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from cleveragents.domain.models.core.document_values import model_profile_values
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
+from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.files import file_problem, read_regular_file
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
@@ -143,17 +144,14 @@ def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]
 def _notes(change: FieldChange, new_profile: SafetyProfile, new_file: bool = False) -> list[str]:
     """What a reviewer might not see in `old → new`: the meaning of null and [], which
     categories came and went, and a value that is now a default because its key is gone."""
-    notes = []
-    if change.field == "allowed_skill_categories":
-        if not change.new:
-            notes.append("every category")
-        elif change.old:
-            added = [c for c in change.new if c not in change.old]
-            removed = [c for c in change.old if c not in change.new]
-            notes += [f"adds {', '.join(map(yaml_value, added))}"] if added else []
-            notes += [f"removes {', '.join(map(yaml_value, removed))}"] if removed else []
-    elif change.new is None:
-        notes.append("no limit")
+    facts = FIELD_FACTS[change.field]
+    meaning = facts.meaning(change.new)  # null and [] (the field facts)
+    notes = [meaning] if meaning else []
+    if facts.stricter is Stricter.SUBSET and change.new and change.old:
+        added = [c for c in change.new if c not in change.old]
+        removed = [c for c in change.old if c not in change.new]
+        notes += [f"adds {', '.join(map(yaml_value, added))}"] if added else []
+        notes += [f"removes {', '.join(map(yaml_value, removed))}"] if removed else []
     if change.field not in new_profile.model_fields_set:
         notes.append(f"the key {'is not set' if new_file else 'was removed'}: its default applies")
     return notes

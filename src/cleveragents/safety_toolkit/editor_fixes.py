@@ -213,7 +213,7 @@ def _problems(text: str, kind: str) -> set[tuple[str, str]]:
     if checker is None:
         checker = _CHECKERS[kind] = Checker(kind)
     found = checker.check_bytes(text.encode("utf-8", "surrogatepass"), "fixed")
-    return {(problem.rule, problem.path) for problem in found if problem.severity == "error"}
+    return {(problem.rule, problem.path) for problem in found if problem.severity.fails}
 
 
 _CHECKERS: dict[str, Any] = {}

@@ -38,6 +38,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
@@ -548,11 +549,9 @@ def value_text(value: Any, field: str, *, absent: bool = False) -> str:
     language server's words for a default and a floor's value)."""
     from .rendering import yaml_value
 
-    notes = []
-    if value is None:
-        notes.append("no limit")
-    elif field == "allowed_skill_categories" and not value:
-        notes.append("every category")
+    facts = FIELD_FACTS.get(field)  # the editor also shows the defaults of other documents
+    meaning = facts.meaning(value) if facts else ""
+    notes = [meaning] if meaning else []
     if absent:
         notes.append("the key is absent: its default applies")
     text = yaml_value(list(value) if isinstance(value, tuple) else value)
@@ -566,7 +565,7 @@ def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) 
 
     value = value_text(change.new, change.field, absent=absent)
     extra = ""
-    if change.field == "allowed_skill_categories" and change.new and change.old:
+    if FIELD_FACTS[change.field].stricter is Stricter.SUBSET and change.new and change.old:
         beyond = [category for category in change.new if category not in change.old]
         extra = f"; it allows {', '.join(map(yaml_value, beyond))}"
     floor_value = value_text(change.old, change.field)

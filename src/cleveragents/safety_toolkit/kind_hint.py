@@ -51,8 +51,8 @@ def hint_problem(file: str, resembled: str, checked: str, advice: str) -> Proble
 
 
 def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
-    """Sorted by file, each file's errors in order, then its hints."""
-    return sorted(problems, key=lambda problem: (problem.file, problem.severity == "hint", problem))
+    """Sorted by file, each file's errors in order, then its warnings, then its hints."""
+    return sorted(problems, key=lambda problem: (problem.file, problem.severity.rank, problem))
 
 
 class Checked(Protocol):

@@ -25,7 +25,7 @@ from pygls.protocol.language_server import lsp_method
 from pygls.workspace import TextDocument
 
 from cleveragents.reading.files import read_regular_file
-from cleveragents.reading.problems import Problem
+from cleveragents.reading.problems import Problem, labelled
 from cleveragents.reading.rules import Rule, rule_reference
 from cleveragents.reading.text import line_starts
 
@@ -46,7 +46,6 @@ logger = logging.getLogger(__name__)
 # again (`git_objects`).
 GIT_TIME_LIMIT = 15.0
 
-_SEVERITIES = {"error": lsp.DiagnosticSeverity.Error, "hint": lsp.DiagnosticSeverity.Hint}
 _UNITS: dict[str, Callable[[str], int]] = {
     lsp.PositionEncodingKind.Utf8: lambda text: len(text.encode("utf-8", "surrogatepass")),
     lsp.PositionEncodingKind.Utf16: lambda text: (
@@ -461,7 +460,7 @@ def to_diagnostics(problems: Sequence[Problem], text: str, encoding: str) -> lis
         lsp.Diagnostic(
             range=place(problem.line, problem.column),
             message=problem.message,
-            severity=_SEVERITIES[problem.severity],
+            severity=lsp.DiagnosticSeverity(problem.severity.lsp),
             code=problem.rule,
             code_description=rule_link(problem.rule),
             source=SOURCE,
@@ -502,9 +501,7 @@ def loosening_diagnostics(
     return [
         lsp.Diagnostic(
             range=place(finding.line, finding.column),
-            message=f"{finding.verdict.value}: {finding.path}: {finding.detail}"
-            if finding.path
-            else f"{finding.verdict.value}: {finding.detail}",
+            message=labelled(finding.verdict.value, finding.path, finding.detail),
             severity=lsp.DiagnosticSeverity.Information,
             code=finding.rule,
             code_description=rule_link(finding.rule),

@@ -1,9 +1,15 @@
-"""What every output format is: a `Reporter` renders each command's report it serves."""
+"""What every output format is: a `Reporter` that implements, for each command it renders, that
+command's protocol (`CheckReporter`, `DiffReporter`, ...).
+
+A format names the protocols it implements as its bases, and is `@final`: the type checker
+then reports a method it lacks (`Final class ... has abstract attributes`), and the commands
+offer exactly the formats whose class implements their protocol (`formats.format_names`)."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from cleveragents.domain.models.core.document_values import ShownDocument
@@ -13,15 +19,34 @@ if TYPE_CHECKING:
     from ..diff import DiffReport
     from ..resolve import Resolution
 
-__all__ = ["Reporter"]
+__all__ = [
+    "PROTOCOL_BY_COMMAND",
+    "CheckReporter",
+    "CheckedFiles",
+    "DiffReporter",
+    "Reporter",
+    "ResolveReporter",
+    "RulesReporter",
+    "ShowReporter",
+]
+
+
+class CheckedFiles(NamedTuple):
+    """What `check` reports: every file checked, as named (those that passed too), and their
+    problems in the order they are reported (each file's errors, then its warnings and hints)."""
+
+    paths: tuple[str, ...]
+    problems: tuple[Problem, ...]
+
+    def problems_of(self, path: str) -> tuple[Problem, ...]:
+        """The problems of one checked file."""
+        return tuple(problem for problem in self.problems if problem.file == path)
 
 
 class Reporter:
-    """One output format. `serves` names the commands it renders, each with what it prints
-    for that command, in the words of the command's `--format` help; a command offers exactly
-    the formats that serve it. `check` renders a list of problems, which every command
-    reports for invalid files in the same words; the other methods render one command's
-    report."""
+    """One output format. `serves` says, for each command whose protocol it implements, what
+    it prints, in the words of the command's `--format` help (tests/test_formats.py holds the
+    two to each other)."""
 
     name: ClassVar[str]
     serves: ClassVar[Mapping[str, str]]  # command -> what this format prints for it
@@ -29,21 +54,50 @@ class Reporter:
     def __init__(self, colour: bool = False) -> None:
         self.colour = colour  # only the text format colours, and only on a terminal
 
-    def check(self, problems: Sequence[Problem], files_checked: int) -> str:
-        raise NotImplementedError
 
-    def diff(self, report: DiffReport) -> str:
-        raise NotImplementedError
+@runtime_checkable
+class CheckReporter(Protocol):
+    """`check`, and every command's invalid files, in the same words."""
 
+    @abstractmethod
+    def check(self, files: CheckedFiles) -> str: ...
+
+
+@runtime_checkable
+class DiffReporter(Protocol):
+    @abstractmethod
+    def diff(self, report: DiffReport) -> str: ...
+
+
+@runtime_checkable
+class ShowReporter(Protocol):
+    @abstractmethod
     def show(
         self, document: ShownDocument | None, problems: Sequence[Problem], source: str, kind: str
     ) -> str:
         """The effective document of one file (None: the file is invalid, see `problems`)."""
-        raise NotImplementedError
 
-    def resolve(self, resolution: Resolution) -> str:
-        raise NotImplementedError
 
+@runtime_checkable
+class ResolveReporter(CheckReporter, Protocol):
+    """`resolve`: the effective profile, or (a layer is invalid) its files as `check` says."""
+
+    @abstractmethod
+    def resolve(self, resolution: Resolution) -> str: ...
+
+
+@runtime_checkable
+class RulesReporter(Protocol):
+    @abstractmethod
     def rules(self, rule: Rule | None) -> str:
         """One rule explained, or (None) every rule of the catalogue."""
-        raise NotImplementedError
+
+
+# The protocol a format implements to render each command's report.
+PROTOCOL_BY_COMMAND: Mapping[str, type] = {
+    "check": CheckReporter,
+    "diff": DiffReporter,
+    "show": ShowReporter,
+    "resolve": ResolveReporter,
+    "rules": RulesReporter,
+}

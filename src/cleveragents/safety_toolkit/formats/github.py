@@ -5,13 +5,13 @@ from a file is escaped as the text report does, then as workflow commands requir
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar, final
 
-from cleveragents.reading.problems import field_prefix
+from cleveragents.reading.problems import field_prefix, labelled
 from cleveragents.reading.terminal_text import visible
 
-from .base import Reporter
+from .base import CheckedFiles, CheckReporter, DiffReporter, Reporter
 
 if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
@@ -43,29 +43,33 @@ def _command(command: str, file: str, line: int, column: int, title: str, messag
 
 def _problem_command(problem: Problem) -> str:
     field = visible(field_prefix(problem.path))
-    command = "error" if problem.severity == "error" else "notice"
     return _command(
-        command, problem.file, problem.line, problem.column, problem.rule, field + problem.message
+        problem.severity.github,
+        problem.file,
+        problem.line,
+        problem.column,
+        problem.rule,
+        field + problem.message,
     )
 
 
-class GithubReporter(Reporter):
+@final
+class GithubReporter(Reporter, CheckReporter, DiffReporter):
     name = "github"
     serves: ClassVar[Mapping[str, str]] = {
         "check": "GitHub Actions annotations",
         "diff": "GitHub Actions annotations",
     }
 
-    def check(self, problems: Sequence[Problem], files_checked: int) -> str:
-        return "".join(_problem_command(problem) for problem in problems)
+    def check(self, files: CheckedFiles) -> str:
+        return "".join(_problem_command(problem) for problem in files.problems)
 
     def diff(self, report: DiffReport) -> str:
         lines = [_problem_command(problem) for problem in report.problems]
         for finding in report.findings:
             command = "error" if finding.verdict == "loosens" else "notice"
-            path = f"{finding.path} " if finding.path else ""
-            message = f"{path}{finding.verdict.value}: {finding.detail}"
+            words = labelled(finding.verdict.value, finding.path, finding.detail, field_first=True)
             lines.append(
-                _command(command, finding.file, finding.line, finding.column, finding.rule, message)
+                _command(command, finding.file, finding.line, finding.column, finding.rule, words)
             )
         return "".join(lines)

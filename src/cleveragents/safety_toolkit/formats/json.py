@@ -6,9 +6,9 @@ shows as text, and the output never fails to encode; a file name byte that is no
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, final
 
-from .base import Reporter
+from .base import CheckedFiles, DiffReporter, Reporter, ResolveReporter, RulesReporter, ShowReporter
 
 if TYPE_CHECKING:
     from cleveragents.domain.models.core.document_values import ShownDocument
@@ -31,7 +31,7 @@ def _dumps(document: Any) -> str:
 
 def problem_json(problem: Problem) -> dict[str, object]:
     """{file, line, column, path, message, rule, severity}; null line/column for a whole file;
-    severity `error` or `hint`."""
+    severity is a `Severity`'s word (`error`, `warning`, `hint`)."""
     return {
         "file": problem.file,
         "line": problem.line or None,
@@ -68,7 +68,8 @@ def field_origins(document: ShownDocument, prefix: str = "") -> dict[str, str]:
     return origins
 
 
-class JsonReporter(Reporter):
+@final
+class JsonReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesReporter):
     name = "json"
     serves: ClassVar[Mapping[str, str]] = {
         "check": f"an array of {_PROBLEM}",
@@ -80,10 +81,10 @@ class JsonReporter(Reporter):
         "show": "{file, kind, document, origins, problems}, for scripts",
     }
 
-    def check(self, problems: Sequence[Problem], files_checked: int) -> str:
+    def check(self, files: CheckedFiles) -> str:
         """An array of {file, line, column, path, message, rule, severity}; null line/column
         for the file as a whole."""
-        return _dumps([problem_json(problem) for problem in problems])
+        return _dumps([problem_json(problem) for problem in files.problems])
 
     def diff(self, report: DiffReport) -> str:
         """{loosens, files_compared, changes: [...], problems: [check's objects]}."""

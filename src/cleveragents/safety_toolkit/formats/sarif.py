@@ -3,44 +3,44 @@ by `sarif_log`, imported only when asked for)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar, final
 
-from .base import Reporter
+from .base import CheckedFiles, CheckReporter, DiffReporter, Reporter
 
 if TYPE_CHECKING:
-    from cleveragents.reading.problems import Problem
-
     from ..diff import DiffReport
 
 __all__ = ["SarifReporter"]
 
 
-class SarifReporter(Reporter):
+@final
+class SarifReporter(Reporter, CheckReporter, DiffReporter):
     name = "sarif"
     serves: ClassVar[Mapping[str, str]] = {
         "check": "a SARIF 2.1.0 log for code scanning",
         "diff": "a SARIF 2.1.0 log for code scanning",
     }
 
-    def check(self, problems: Sequence[Problem], files_checked: int) -> str:
-        """One result per problem: an error, or a note for a hint."""
+    def check(self, files: CheckedFiles) -> str:
+        """One result per problem, at its severity's level."""
         from .sarif_log import problem_result, sarif_log
 
-        return sarif_log([problem_result(problem) for problem in problems])
+        return sarif_log([problem_result(problem) for problem in files.problems])
 
     def diff(self, report: DiffReport) -> str:
         """Invalid files as `check` reports them, loosenings as errors, tightenings and added
         profiles as informational results."""
+        from cleveragents.reading.problems import labelled
+
         from .sarif_log import SarifResult, problem_result, sarif_log
 
         results = [problem_result(problem) for problem in report.problems]
         for finding in report.findings:
-            path = f"{finding.path} " if finding.path else ""
             results.append(
                 SarifResult(
                     finding.rule,
-                    f"{path}{finding.verdict.value}: {finding.detail}",
+                    labelled(finding.verdict.value, finding.path, finding.detail, field_first=True),
                     finding.file,
                     finding.line,
                     finding.column,

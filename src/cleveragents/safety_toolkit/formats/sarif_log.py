@@ -71,7 +71,7 @@ def _rule_json(rule: Rule) -> dict[str, object]:
         "fullDescription": {"text": doc.description},
         "help": {"text": help_text},
         "helpUri": rule.url,
-        "defaultConfiguration": {"level": "error" if doc.severity == "error" else "note"},
+        "defaultConfiguration": {"level": doc.severity.sarif},
     }
 
 
@@ -124,5 +124,5 @@ def problem_result(problem: Problem) -> SarifResult:
         problem.file,
         problem.line,
         problem.column,
-        "error" if problem.severity == "error" else "note",
+        problem.severity.sarif,
     )

@@ -4,9 +4,9 @@ layers and effective profile. Colour only when asked (a terminal)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, final
 
-from .base import Reporter
+from .base import CheckedFiles, DiffReporter, Reporter, ResolveReporter, RulesReporter, ShowReporter
 
 if TYPE_CHECKING:
     from cleveragents.domain.models.core.document_values import ShownDocument
@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TextReporter", "invalid_files"]
 
-RED, GREEN, CYAN, RESET = "\033[31m", "\033[32m", "\033[36m", "\033[0m"
-_SEVERITY_COLOURS = {"error": RED, "hint": CYAN}
+RED, GREEN, RESET = "\033[31m", "\033[32m", "\033[0m"
 _VERDICT_COLOURS = {"loosens": RED, "tightens": GREEN}
 
 
@@ -33,11 +32,12 @@ def _counted(count: int, one: str, many: str) -> str:
 
 
 def invalid_files(problems: Sequence[Problem]) -> set[str]:
-    """The files with an error (a hint alone does not make a file invalid)."""
-    return {problem.file for problem in problems if problem.severity == "error"}
+    """The files with an error (a warning or a hint alone does not make a file invalid)."""
+    return {problem.file for problem in problems if problem.severity.fails}
 
 
-class TextReporter(Reporter):
+@final
+class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesReporter):
     name = "text"
     serves: ClassVar[Mapping[str, str]] = {
         "check": "a line per problem and a summary",
@@ -50,16 +50,15 @@ class TextReporter(Reporter):
     def _problem_lines(self, problems: Sequence[Problem]) -> list[str]:
         """`FILE:LINE:COL: error: FIELD: message` (`FILE: hint: message` for a hint)."""
         return [
-            problem.render(
-                _painted(problem.severity, _SEVERITY_COLOURS[problem.severity], self.colour)
-            )
+            problem.render(_painted(problem.severity, problem.severity.colour, self.colour))
             for problem in problems
         ]
 
-    def check(self, problems: Sequence[Problem], files_checked: int) -> str:
+    def check(self, files: CheckedFiles) -> str:
         """`FILE:LINE:COL: error: FIELD: message`, one line each, then a summary line."""
-        lines = self._problem_lines(problems)
-        failed = len(invalid_files(problems))
+        lines = self._problem_lines(files.problems)
+        failed = len(invalid_files(files.problems))
+        files_checked = len(files.paths)
         plural = "" if files_checked == 1 else "s"
         if failed:
             lines.append(f"{failed} of {files_checked} file{plural} invalid")
@@ -84,7 +83,9 @@ class TextReporter(Reporter):
         for an invalid file, its problems as `check` reports them."""
         from ..show import render_effective
 
-        return self.check(problems, 1) if document is None else render_effective(document, source)
+        if document is None:
+            return self.check(CheckedFiles((source,), tuple(problems)))
+        return render_effective(document, source)
 
     def resolve(self, resolution: Resolution) -> str:
         """The layers highest first, a note for each field on which the applied profile is

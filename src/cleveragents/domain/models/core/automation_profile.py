@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+from cleveragents.reading.field_facts import automation_profile_yields
 from cleveragents.schema_models.automation_profile_schema import (
     AutomationProfile as _SchemaAutomationProfile,
 )
@@ -24,8 +25,9 @@ from .optional_fields import AbsentIsNotNull
 __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
 
 # The flags both profiles carry; the SafetyProfile always wins them (spec: "Precedence over
-# AutomationProfile").
-OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
+# AutomationProfile"). From the field facts (`automation_profile_yields` in the safety
+# profile schema's `x-strictness`).
+OVERLAPPING_SAFETY_FLAGS: Final = automation_profile_yields()
 
 
 class AutomationProfile(

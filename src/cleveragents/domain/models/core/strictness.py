@@ -1,15 +1,11 @@
 """Strictness: which of two Safety Profiles constrains a plan more, field by field.
 
-Defined once, here, in one table with a rule for every field of the schema (a test fails when a
-field has none, so a new field cannot be silently ignored):
-
-* `require_sandbox`, `require_checkpoints`, `require_human_approval`: `true` is stricter;
-* `allow_unsafe_tools`: `false` is stricter;
-* `max_cost_per_plan`, `max_total_cost`: lower is stricter, and `null` (no limit) is the loosest;
-* `max_retries_per_step`: lower is stricter;
-* `allowed_skill_categories`: a subset is stricter and `[]` (every category) is the loosest; the
-  order of the list does not matter, and a change that allows any category not allowed before
-  loosens, even when it also removes one.
+Each field's rule comes from its facts, kept beside the schema (`x-strictness` in
+schema/safety_profile.schema.json, read by `cleveragents.reading.field_facts`): `true` or `false`
+is stricter (booleans), `lower` is stricter (numbers; `null`, where a field allows it, is the
+loosest), or a `subset` is stricter (lists taken as sets; `[]` is the loosest, the order does not
+matter, and a change that allows any item not allowed before loosens, even when it also removes
+one). A field without facts has no rule, and comparing it raises LookupError.
 
 Profiles compare by their effective values (`document_values`): a key left out counts as its
 default. The commands compare a file's values without building a model (`compare_values`,
@@ -24,7 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from cleveragents.reading.rules import STRICTER
+from cleveragents.reading.field_facts import FIELD_FACTS, Stricter, field_facts
 
 from .document_values import model_profile_values
 
@@ -96,21 +92,25 @@ class StrictnessRule:
     """`(old, new)`: what `new` does compared with `old`; None when they are equally strict."""
 
 
-# How each field compares; the rule in words is the rule catalogue's (`STRICTER`), which `diff`'s
-# rules, its --help and SARIF say.
-_COMPARE: dict[str, Callable[[Any, Any], Change | None]] = {
-    "allowed_skill_categories": _subset_is_stricter,
-    "require_sandbox": _true_is_stricter,
-    "require_checkpoints": _true_is_stricter,
-    "require_human_approval": _true_is_stricter,
-    "allow_unsafe_tools": _false_is_stricter,
-    "max_cost_per_plan": _lower_limit_is_stricter,
-    "max_retries_per_step": _lower_is_stricter,
-    "max_total_cost": _lower_limit_is_stricter,
+# How each direction compares; a number that may be null (no limit) compares with
+# `_lower_limit_is_stricter`.
+_COMPARE: dict[Stricter, Callable[[Any, Any], Change | None]] = {
+    Stricter.TRUE: _true_is_stricter,
+    Stricter.FALSE: _false_is_stricter,
+    Stricter.LOWER: _lower_is_stricter,
+    Stricter.SUBSET: _subset_is_stricter,
 }
 
 STRICTNESS_RULES: Mapping[str, StrictnessRule] = MappingProxyType(
-    {field: StrictnessRule(STRICTER[field], compare) for field, compare in _COMPARE.items()}
+    {
+        field: StrictnessRule(
+            facts.stricter_words,
+            _lower_limit_is_stricter
+            if facts.stricter is Stricter.LOWER and facts.null
+            else _COMPARE[facts.stricter],
+        )
+        for field, facts in FIELD_FACTS.items()
+    }
 )
 
 
@@ -133,12 +133,8 @@ class FieldChange:
 
 
 def _rule(field: str) -> StrictnessRule:
-    try:
-        return STRICTNESS_RULES[field]
-    except KeyError:
-        raise LookupError(
-            f"no strictness rule for the field {field!r}; add one to STRICTNESS_RULES in {__name__}"
-        ) from None
+    field_facts(field)  # a field without facts: LookupError, saying where to add them
+    return STRICTNESS_RULES[field]
 
 
 def compare_values(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[FieldChange, ...]:
