@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
-    from ..diff import DiffReport
+    from ..diff import DiffReport, Finding
     from ..resolve import Resolution
 
-__all__ = ["TextReporter", "invalid_files"]
+__all__ = ["TextReporter", "finding_line", "invalid_files", "problem_line"]
 
 RED, GREEN, CYAN, RESET = "\033[31m", "\033[32m", "\033[36m", "\033[0m"
 _SEVERITY_COLOURS = {"error": RED, "hint": CYAN}
@@ -30,6 +30,46 @@ def _painted(text: str, colour_code: str | None, colour: bool) -> str:
 
 def _counted(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
+
+
+def problem_line(problem: Problem, label: str | None = None) -> str:
+    """`FILE:LINE:COL: error: FIELD: message [rule.id]`, the line of a problem (`label`: the
+    severity unless given, perhaps coloured)."""
+    label = problem.severity if label is None else label
+    return _line(
+        problem.file,
+        problem.line,
+        problem.column,
+        problem.path,
+        label,
+        problem.message,
+        problem.rule,
+    )
+
+
+def finding_line(finding: Finding, label: str) -> str:
+    """`NEW:LINE:COL: loosens: FIELD: old → new [loosens.FIELD]`, the line of a change
+    (`label`: its verdict, perhaps coloured)."""
+    return _line(
+        finding.file,
+        finding.line,
+        finding.column,
+        finding.path,
+        label,
+        finding.detail,
+        finding.rule,
+    )
+
+
+def _line(file: str, line: int, column: int, path: str, label: str, words: str, rule: str) -> str:
+    """Every line of `check` and `diff` about a place in a file: `render_line`'s
+    `FILE:LINE:COL: LABEL: FIELD: words`, then the rule's id in brackets, as mypy writes its
+    error codes. Last, not after the position as ruff writes it: our ids hold dots, the line
+    still starts as compilers' lines do (editors' problem matchers read it unchanged), and
+    the id is where a reader who wants it looks (`safety-profile rules ID`)."""
+    from cleveragents.reading.problems import render_line
+
+    return f"{render_line(file, line, column, path, label, words)} [{rule}]"
 
 
 def invalid_files(problems: Sequence[Problem]) -> set[str]:
@@ -48,16 +88,18 @@ class TextReporter(Reporter):
     }
 
     def _problem_lines(self, problems: Sequence[Problem]) -> list[str]:
-        """`FILE:LINE:COL: error: FIELD: message` (`FILE: hint: message` for a hint)."""
+        """`FILE:LINE:COL: error: FIELD: message [rule.id]` (`FILE: hint: message [rule.id]`
+        for a hint)."""
         return [
-            problem.render(
-                _painted(problem.severity, _SEVERITY_COLOURS[problem.severity], self.colour)
+            problem_line(
+                problem,
+                _painted(problem.severity, _SEVERITY_COLOURS[problem.severity], self.colour),
             )
             for problem in problems
         ]
 
     def check(self, problems: Sequence[Problem], files_checked: int) -> str:
-        """`FILE:LINE:COL: error: FIELD: message`, one line each, then a summary line."""
+        """`FILE:LINE:COL: error: FIELD: message [rule.id]`, one line each, then a summary."""
         lines = self._problem_lines(problems)
         failed = len(invalid_files(problems))
         plural = "" if files_checked == 1 else "s"
@@ -68,12 +110,13 @@ class TextReporter(Reporter):
         return "\n".join(lines) + "\n"
 
     def diff(self, report: DiffReport) -> str:
-        """`NEW:LINE:COL: loosens: FIELD: old → new`, one line per change, then a summary."""
+        """`NEW:LINE:COL: loosens: FIELD: old → new [rule.id]`, one line per change, then a
+        summary."""
         lines = self._problem_lines(report.problems)
         for finding in report.findings:
             label = finding.verdict.value
             colour_code = _VERDICT_COLOURS.get(label)
-            lines.append(finding.render(_painted(label, colour_code, self.colour)))
+            lines.append(finding_line(finding, _painted(label, colour_code, self.colour)))
         lines.append(diff_summary(report))
         return "\n".join(lines) + "\n"
 
