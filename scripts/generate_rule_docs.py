@@ -1,5 +1,6 @@
-"""Write docs/rules.md, and the table "What each reader says" of docs/one-file-one-meaning.md,
-from the rule catalogue (`cleveragents.reading.rules`).
+"""Write docs/rules.md, the table "What each reader says" of docs/one-file-one-meaning.md, and
+the example files' text that `safety-profile rules ID` shows (kept in the package, which a pip
+user has without examples/), from the rule catalogue (`cleveragents.reading.rules`).
 
     .venv/bin/python scripts/generate_rule_docs.py
 
@@ -9,9 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cleveragents.safety_toolkit.rule_docs import rules_markdown, with_readers_table
+from cleveragents.safety_toolkit.rule_docs import (
+    EXAMPLE_TEXTS_FILE,
+    example_texts_json,
+    rules_markdown,
+    with_readers_table,
+)
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+EXAMPLE_TEXTS = ROOT / "src" / "cleveragents" / "safety_toolkit" / EXAMPLE_TEXTS_FILE
 RULES_PAGE = DOCS / "rules.md"
 READERS_PAGE = DOCS / "one-file-one-meaning.md"
 
@@ -22,6 +30,10 @@ def main() -> int:
     page = READERS_PAGE.read_text(encoding="utf-8")
     READERS_PAGE.write_text(with_readers_table(page), encoding="utf-8")
     print(f"wrote the readers table of {READERS_PAGE}")
+    EXAMPLE_TEXTS.write_text(
+        example_texts_json(lambda path: (ROOT / path).read_bytes()), encoding="utf-8"
+    )
+    print(f"wrote {EXAMPLE_TEXTS}")
     return 0
 
 

@@ -18,7 +18,8 @@ extra has them). In order, stopping at the first failure with a message that say
 3. `python -m build` writes the sdist and the wheel to dist/;
 4. `twine check --strict` checks their metadata, and the script checks what they hold: the
    LICENSE in both, the changelog in the sdist, and in the wheel the schemas (byte for byte as in
-   schema/), the output schemas and every package's py.typed (when a step fails, the two files
+   schema/), the output schemas, the rule examples' text (`rules ID`) and every package's
+   py.typed (when a step fails, the two files
    are put back as they were: nothing is committed or tagged);
 5. one commit, "Release VERSION", and an annotated tag `vVERSION` on it.
 
@@ -198,6 +199,8 @@ def check_distributions(sdist: Path, wheel: Path) -> None:
             f"cleveragents/safety_toolkit/output_schemas/{command}.schema.json"
             for command in OUTPUT_SCHEMAS
         }
+        # What `safety-profile rules ID` shows of its examples.
+        expected.add("cleveragents/safety_toolkit/rule_examples.json")
         if missing := sorted(expected - names):
             raise ReleaseError(f"{wheel.name} lacks {', '.join(missing)}")
     with tarfile.open(sdist) as archive:
