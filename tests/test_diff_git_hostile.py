@@ -178,7 +178,7 @@ def test_a_profile_replaced_by_a_submodule_is_called_one(tmp_path: Path) -> None
     assert result.returncode == 1
     assert (
         "prod.safety_profile.yaml: error: in HEAD: 'prod.safety_profile.yaml' is a submodule, "
-        "not a file [git.submodule]"
+        "not a file [git.link]"
     ) in result.stdout.splitlines()
     assert "must lead to" not in result.stdout
 

@@ -230,7 +230,7 @@ def test_the_floor_is_found_from_each_file_upwards_to_the_repository_root(
     assert strict.returncode == 1
     assert strict.stdout == (
         "loose.safety_profile.yaml:1:18: error: require_sandbox: false is looser than the "
-        "floor's true (../../floor.yaml)\n1 of 1 file invalid [floor.looser]\n"
+        "floor's true (../../floor.yaml) [floor.looser]\n1 of 1 file invalid\n"
     )
     # Outside any repository, the search goes on upwards.
     write_files(outer, {"loose.safety_profile.yaml": LOOSE})
