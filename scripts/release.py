@@ -12,11 +12,14 @@ extra has them). In order, stopping at the first failure with a message that say
    Unreleased entries move under `## [VERSION] - TODAY` (Keep a Changelog), with an empty
    Unreleased section above; the schemas' `$id`s (the output schemas' too, and their `$ref`s to
    the profile schema), the SchemaStore entry's `url` and the page that shows them name the new
-   tag (`.../cleveragents-safety-profile/vVERSION/...`), as tests/test_editor_files.py requires;
+   tag (`.../cleveragents-safety-profile/vVERSION/...`), as tests/test_editor_files.py requires,
+   and so does the modeline `safety-profile init` writes (`SCHEMA_REVISION` in starter.py, the
+   default branch until the first release);
 3. `python -m build` writes the sdist and the wheel to dist/;
 4. `twine check --strict` checks their metadata, and the script checks what they hold: the
    LICENSE in both, the changelog in the sdist, and in the wheel the schemas (byte for byte as in
-   schema/), the output schemas and every package's py.typed (when a step fails, the two files
+   schema/), the output schemas, the rule examples' text (`rules ID`) and every package's
+   py.typed (when a step fails, the two files
    are put back as they were: nothing is committed or tagged);
 5. one commit, "Release VERSION", and an annotated tag `vVERSION` on it.
 
@@ -52,6 +55,9 @@ VERSIONED_URL_FILES = (
     ROOT / "editors" / "schemastore-catalog-entry.json",
     ROOT / "docs" / "editor-schema.md",
 )
+# The revision whose schema `safety-profile init`'s modeline names (see its comment there).
+STARTER = ROOT / "src" / "cleveragents" / "safety_toolkit" / "starter.py"
+SCHEMA_REVISION_LINE = re.compile(r'^SCHEMA_REVISION = "[^"\n]*"$', re.MULTILINE)
 
 
 class ReleaseError(Exception):
@@ -139,6 +145,16 @@ def bump_schema_urls(old: Version, new: Version) -> None:
         path.write_text(bumped, encoding="utf-8")
 
 
+def bump_starter_revision(new: Version, starter: Path = STARTER) -> None:
+    """Point `safety-profile init`'s modeline at the new tag, which this release creates."""
+    text = starter.read_text(encoding="utf-8")
+    bumped, count = SCHEMA_REVISION_LINE.subn(f'SCHEMA_REVISION = "v{new}"', text)
+    if count != 1:
+        shown = starter.relative_to(ROOT) if starter.is_relative_to(ROOT) else starter
+        raise ReleaseError(f'{shown} has no `SCHEMA_REVISION = "..."` line: put it back')
+    starter.write_text(bumped, encoding="utf-8")
+
+
 def date_changelog(version: Version, today: datetime.date) -> None:
     """Move the Unreleased entries under a new version heading (Keep a Changelog)."""
     path = ROOT / "CHANGELOG.md"
@@ -183,6 +199,8 @@ def check_distributions(sdist: Path, wheel: Path) -> None:
             f"cleveragents/safety_toolkit/output_schemas/{command}.schema.json"
             for command in OUTPUT_SCHEMAS
         }
+        # What `safety-profile rules ID` shows of its examples.
+        expected.add("cleveragents/safety_toolkit/rule_examples.json")
         if missing := sorted(expected - names):
             raise ReleaseError(f"{wheel.name} lacks {', '.join(missing)}")
     with tarfile.open(sdist) as archive:
@@ -200,11 +218,18 @@ def release(text: str, today: datetime.date) -> list[str]:
         raise ReleaseError(f"the tag {tag} exists already")
     require_clean_tree()
     extension = tuple(path for path, _ in EXTENSION_FILES)
-    files = (ROOT / "pyproject.toml", ROOT / "CHANGELOG.md", *VERSIONED_URL_FILES, *extension)
+    files = (
+        ROOT / "pyproject.toml",
+        ROOT / "CHANGELOG.md",
+        STARTER,
+        *VERSIONED_URL_FILES,
+        *extension,
+    )
     edited = {path: path.read_bytes() for path in files}
     try:
         bump_extension(current_version(), version)
         bump_schema_urls(current_version(), version)
+        bump_starter_revision(version)
         bump_pyproject(version)
         date_changelog(version, today)
         sdist, wheel = build()

@@ -38,9 +38,11 @@ def relative(path: Path) -> str:
 
 def check_example(example: Path, model: type[BaseModel]) -> tuple[BaseModel | None, str]:
     """Check an example file as the CLI does: the instance (None when invalid) and the problems
-    rendered one per line, as kept in the `.expected` snapshots."""
+    rendered one per line as `check` prints them, as kept in the `.expected` snapshots."""
+    from cleveragents.safety_toolkit.formats.text import problem_line
+
     result = check_yaml_bytes(example.read_bytes(), relative(example), model)
-    return result.instance, "".join(problem.render() + "\n" for problem in result.problems)
+    return result.instance, "".join(problem_line(problem) + "\n" for problem in result.problems)
 
 
 @pytest.fixture(scope="session")

@@ -52,7 +52,7 @@ def test_a_link_out_of_the_repository_is_not_read_nor_printed(tmp_path: Path, ta
         assert "file.outside" in result.stdout or output_format == "text", output_format
     text = run("check", "prod.safety_profile.yaml", cwd=project)
     assert text.stdout.splitlines() == [
-        f"prod.safety_profile.yaml: error: {OUTSIDE.format(where='the repository')}",
+        f"prod.safety_profile.yaml: error: {OUTSIDE.format(where='the repository')} [file.outside]",
         "1 of 1 file invalid",
     ]
     # The hooks pass the names git lists, from the repository's root, and so does CI.
@@ -90,7 +90,7 @@ def test_a_link_to_a_file_git_does_not_hold_is_not_read_nor_printed(
         f"config/prod.safety_profile.yaml: error: is a link to '{target}', which git does not "
         "hold (a file in git's own folder, a file git ignores, a nested repository's): a "
         "checkout lacks it, so it is not read; make the profile a regular file, or link it to "
-        "a file committed in the repository",
+        "a file committed in the repository [file.outside]",
         "1 of 1 file invalid",
     ]
 
@@ -118,7 +118,7 @@ def test_a_file_an_attribute_transforms_is_not_read_nor_printed(tmp_path: Path) 
     assert run("check", "prod.safety_profile.yaml", cwd=tmp_path).stdout.splitlines() == [
         "prod.safety_profile.yaml: error: the git attribute filter=crypt makes a checkout of "
         "this file differ from the committed file, so what is reviewed is not what is read; "
-        "remove it from .gitattributes for safety profiles and actions",
+        "remove it from .gitattributes for safety profiles and actions [git.attribute]",
         "1 of 1 file invalid",
     ]
 
@@ -157,7 +157,7 @@ def test_outside_a_repository_a_link_may_not_leave_the_folder_checked(tmp_path: 
     assert "hunter2" not in out.stdout
     where = "the folder checked (there is no git repository here)"
     assert out.stdout.splitlines()[0] == (
-        f"sub/out.safety_profile.yaml: error: {OUTSIDE.format(where=where)}"
+        f"sub/out.safety_profile.yaml: error: {OUTSIDE.format(where=where)} [file.outside]"
     )
     # A file named by its own path elsewhere is read: it is what the user asked for.
     named = run("check", str(elsewhere / "secret.yaml"), cwd=checked)

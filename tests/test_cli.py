@@ -127,10 +127,11 @@ def test_missing_directory_fifo_and_binary_files(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stderr == ""
     assert result.stdout == (
-        f"{tmp_path}: error: is a directory; pass the YAML files inside it\n"
-        f"{binary}:1:1: error: the file is binary, not YAML text\n"
-        f"{fifo}: error: cannot be read (not a regular file); pass a regular YAML file\n"
-        "absent.yaml: error: no such file; check the path\n"
+        f"{tmp_path}: error: is a directory; pass the YAML files inside it [file.directory]\n"
+        f"{binary}:1:1: error: the file is binary, not YAML text [yaml.binary]\n"
+        f"{fifo}: error: cannot be read (not a regular file); pass a regular YAML file "
+        "[file.unreadable]\n"
+        "absent.yaml: error: no such file; check the path [file.missing]\n"
         "4 of 4 files invalid\n"
     )
 

@@ -147,9 +147,9 @@ def test_the_floor_is_loaded_and_applied_without_pydantic(tmp_path: Path, set_by
     assert status == 1
     assert output == (
         "loose.safety_profile.yaml:1:18: error: require_sandbox: false is looser than the "
-        "floor's true (floor.yaml)\n"
+        "floor's true (floor.yaml) [floor.looser]\n"
         "loose.safety_profile.yaml:2:23: error: max_retries_per_step: 5 is looser than the "
-        "floor's 2 (floor.yaml)\n"
+        "floor's 2 (floor.yaml) [floor.looser]\n"
         "1 of 2 files invalid\n"
     )
     assert pydantic_modules(modules) == set()

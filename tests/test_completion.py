@@ -12,6 +12,8 @@ import pytest
 from conftest import missing_tool
 from programs import run_program
 
+from cleveragents.reading.rules import Rule
+
 
 def script(shell: str, folder: Path) -> Path:
     result = run_program("safety-profile", "completion", shell)
@@ -81,6 +83,12 @@ def test_bash_completes_commands_options_choices_and_files(folder: Path) -> None
         "profiles",  # a folder: bash adds the slash itself (compopt -o filenames)
     ]
     assert "--project" in bash_completions(completion, "safety-profile resolve --", folder)
+    # `rules ID`: the catalogue's ids.
+    assert bash_completions(completion, "safety-profile rules yaml.ta", folder) == [
+        "yaml.tab",
+        "yaml.tag",
+    ]
+    assert len(bash_completions(completion, "safety-profile rules ", folder)) == len(Rule)
 
 
 def test_fish_completes_commands_options_and_choices(folder: Path) -> None:
@@ -107,6 +115,7 @@ def test_fish_completes_commands_options_and_choices(folder: Path) -> None:
     assert complete("safety-profile check --format ") == ["github", "json", "sarif", "text"]
     assert "--staged" in complete("safety-profile diff --")
     assert "prod.safety_profile.yaml" in complete("safety-profile show pr")
+    assert complete("safety-profile rules schema.less") == ["schema.less-than-equal"]
 
 
 def test_zsh_registers_the_completion_function(folder: Path) -> None:

@@ -48,11 +48,13 @@ def test_text_one_line_per_changed_field_with_its_position_in_new(pair: Path) ->
     assert (result.returncode, result.stderr) == (1, "")
     assert result.stdout == (
         "new.safety_profile.yaml:2:1: loosens: max_total_cost: 100.0 → null "
-        "(no limit; the key was removed: its default applies)\n"
+        "(no limit; the key was removed: its default applies) [loosens.max_total_cost]\n"
         'new.safety_profile.yaml:2:27: loosens: allowed_skill_categories: ["deploy", "test"] → '
-        '["deploy", "ops"] (adds "ops"; removes "test")\n'
-        "new.safety_profile.yaml:3:18: loosens: require_sandbox: true → false\n"
-        "new.safety_profile.yaml:4:23: tightens: max_retries_per_step: 5 → 2\n"
+        '["deploy", "ops"] (adds "ops"; removes "test") [loosens.allowed_skill_categories]\n'
+        "new.safety_profile.yaml:3:18: loosens: require_sandbox: true → false "
+        "[loosens.require_sandbox]\n"
+        "new.safety_profile.yaml:4:23: tightens: max_retries_per_step: 5 → 2 "
+        "[tightens.max_retries_per_step]\n"
         "3 changes loosen, 1 change tightens (1 file compared)\n"
     )
 
@@ -138,25 +140,29 @@ ACTION_HEAD = (
             "safety_profile:\n  require_sandbox: true\n",
             "safety_profile:\n  require_sandbox: false\n",
             1,
-            "new.yaml:6:20: loosens: safety_profile.require_sandbox: true → false",
+            "new.yaml:6:20: loosens: safety_profile.require_sandbox: true → false "
+            "[loosens.require_sandbox]",
         ),
         (
             "safety_profile:\n  max_retries_per_step: 5\n",
             "safety_profile:\n  max_retries_per_step: 1\n",
             0,
-            "new.yaml:6:25: tightens: safety_profile.max_retries_per_step: 5 → 1",
+            "new.yaml:6:25: tightens: safety_profile.max_retries_per_step: 5 → 1 "
+            "[tightens.max_retries_per_step]",
         ),
         (  # an action that loses its profile loosens: the next layer applies
             "safety_profile:\n  require_sandbox: true\n",
             "",
             1,
-            "new.yaml:1:1: loosens: safety_profile: removed: the next layer applies",
+            "new.yaml:1:1: loosens: safety_profile: removed: the next layer applies "
+            "[loosens.removed]",
         ),
         (
             "",
             "safety_profile: {}\n",
             0,
-            "new.yaml:5:1: added: safety_profile: it overrides the next layer; review it whole",
+            "new.yaml:5:1: added: safety_profile: it overrides the next layer; review it whole "
+            "[diff.added]",
         ),
     ],
 )
@@ -180,7 +186,9 @@ def test_invalid_or_missing_files_are_reported_as_check_reports_them(pair: Path)
     assert result.stdout.splitlines()[-1] == "1 file invalid (1 file compared)"
     missing = run("diff", "absent.yaml", "new.safety_profile.yaml", cwd=pair)
     assert missing.returncode == 1
-    assert missing.stdout.splitlines()[0] == "absent.yaml: error: no such file; check the path"
+    assert missing.stdout.splitlines()[0] == (
+        "absent.yaml: error: no such file; check the path [file.missing]"
+    )
 
 
 def _modified_examples(folder: Path, examples: list[Path], valid: str) -> list[str]:

@@ -58,22 +58,28 @@ def repository(tmp_path: Path) -> Path:
 
 
 MOVED_ADDED = [
-    "config/moved.safety_profile.yaml: added: it overrides the next layer; review it whole",
+    "config/moved.safety_profile.yaml: added: it overrides the next layer; review it whole "
+    "[diff.added]",
     "config/moved.safety_profile.yaml:3:23: loosens: max_retries_per_step: 3 → 5 (added: "
-    "looser than DEFAULT_SAFETY_PROFILE)",
+    "looser than DEFAULT_SAFETY_PROFILE) [loosens.max_retries_per_step]",
 ]
-RENAMED_REMOVED = "config/renamed.safety_profile.yaml: loosens: removed: the next layer applies"
+RENAMED_REMOVED = (
+    "config/renamed.safety_profile.yaml: loosens: removed: the next layer applies [loosens.removed]"
+)
 EXPECTED = [
-    "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
+    "config/gone.safety_profile.yaml: loosens: removed: the next layer applies [loosens.removed]",
     *MOVED_ADDED,
     "config/moved.safety_profile.yaml:4:22: loosens: require_checkpoints: true → false (added: "
-    "looser than DEFAULT_SAFETY_PROFILE)",
-    "config/new.safety_profile.yaml: added: it overrides the next layer; review it whole",
+    "looser than DEFAULT_SAFETY_PROFILE) [loosens.require_checkpoints]",
+    "config/new.safety_profile.yaml: added: it overrides the next layer; review it whole "
+    "[diff.added]",
     # An added profile is compared with what applied before it: the built-in default.
     "config/new.safety_profile.yaml:1:21: loosens: allow_unsafe_tools: false → true "
-    "(added: looser than DEFAULT_SAFETY_PROFILE)",
-    "config/prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
-    "config/prod.safety_profile.yaml:2:17: tightens: max_total_cost: 100.0 → 50.0",
+    "(added: looser than DEFAULT_SAFETY_PROFILE) [loosens.allow_unsafe_tools]",
+    "config/prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false "
+    "[loosens.require_sandbox]",
+    "config/prod.safety_profile.yaml:2:17: tightens: max_total_cost: 100.0 → 50.0 "
+    "[tightens.max_total_cost]",
     RENAMED_REMOVED,
     "6 changes loosen, 1 change tightens, 2 profiles added (5 files compared)",
 ]
@@ -91,14 +97,16 @@ def test_from_a_subfolder_paths_are_relative_to_it(repository: Path) -> None:
     assert result.stdout.splitlines() == [line.removeprefix("config/") for line in EXPECTED]
     profiles = run("diff", "--git", "HEAD", "../profiles", cwd=repository / "config")
     assert profiles.stdout.splitlines()[0] == (
-        "../profiles/team.yaml:1:21: loosens: allow_unsafe_tools: false → true"
+        "../profiles/team.yaml:1:21: loosens: allow_unsafe_tools: false → true "
+        "[loosens.allow_unsafe_tools]"
     )
 
 
 def test_paths_limit_the_comparison_and_take_any_yaml_file_under_them(repository: Path) -> None:
     folder = run("diff", "--git", "HEAD", "profiles", cwd=repository)
     assert folder.stdout.splitlines() == [
-        "profiles/team.yaml:1:21: loosens: allow_unsafe_tools: false → true",
+        "profiles/team.yaml:1:21: loosens: allow_unsafe_tools: false → true "
+        "[loosens.allow_unsafe_tools]",
         "1 change loosens (1 file compared)",
     ]
     one_file = run("diff", "--git", "HEAD", "config/prod.safety_profile.yaml", cwd=repository)
@@ -111,7 +119,8 @@ def test_staged_content_or_another_revision(repository: Path) -> None:
     # Nothing staged but the deletion and the rename: the working tree's edits do not count.
     staged = run("diff", "--git", "HEAD", "--staged", cwd=repository)
     assert staged.stdout.splitlines() == [
-        "config/gone.safety_profile.yaml: loosens: removed: the next layer applies",
+        "config/gone.safety_profile.yaml: loosens: removed: the next layer applies "
+        "[loosens.removed]",
         *MOVED_ADDED,
         RENAMED_REMOVED,
         "3 changes loosen, 1 profile added (3 files compared)",
@@ -132,7 +141,7 @@ def test_an_invalid_old_version_is_named_by_path_and_revision(tmp_path: Path) ->
     # The file is named by its path (annotations and SARIF place it); the message says where.
     assert result.stdout.splitlines()[0] == (
         "a.safety_profile.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100 "
-        "(the version in HEAD)"
+        "(the version in HEAD) [schema.less-than-equal]"
     )
 
 
@@ -181,8 +190,9 @@ def test_before_the_first_commit_everything_is_added(tmp_path: Path) -> None:
             1,
             [
                 "a.safety_profile.yaml:1:18: loosens: require_sandbox: true → false "
-                "(added: looser than DEFAULT_SAFETY_PROFILE)",
-                "b.safety_profile.yaml: added: it overrides the next layer; review it whole",
+                "(added: looser than DEFAULT_SAFETY_PROFILE) [loosens.require_sandbox]",
+                "b.safety_profile.yaml: added: it overrides the next layer; review it whole "
+                "[diff.added]",
                 "1 change loosens, 2 profiles added (2 files compared)",
             ],
         )
@@ -249,8 +259,9 @@ def test_pre_commit_mode_reports_an_invalid_staged_file_in_one_line(tmp_path: Pa
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         "-a.safety_profile.yaml: error: invalid, so it cannot be compared; the safety-profile "
-        "hook reports why (or run: safety-profile check -- -a.safety_profile.yaml)",
-        "profiles/b.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100",
+        "hook reports why (or run: safety-profile check -- -a.safety_profile.yaml) [diff.invalid]",
+        "profiles/b.yaml:1:23: error: max_retries_per_step: 500 is above the maximum 100 "
+        "[schema.less-than-equal]",
         "2 files invalid (2 files compared)",
     ]
     action = run("diff", "--pre-commit", "--kind", "action", "--format", "json", cwd=tmp_path)

@@ -44,8 +44,8 @@ def test_a_name_git_would_read_as_a_stage_is_compared_as_itself(tmp_path: Path) 
     result = run("diff", "--pre-commit", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert f"0:prod.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in lines
-    assert f"1:ops.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in lines
+    assert f"0:prod.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]" in lines
+    assert f"1:ops.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]" in lines
     assert lines[-1] == "2 changes loosen (2 files compared)"
 
 
@@ -60,8 +60,8 @@ def test_editing_a_links_target_loosens_the_profile_that_links_to_it(tmp_path: P
     new_repository(tmp_path, {})
     (tmp_path / "data/prod.yaml").write_text(LOOSE, encoding="utf-8")
     expected = [
-        f"config/prod.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
-        f"config/via.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
+        f"config/prod.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]",
+        f"config/via.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]",
         "2 changes loosen (2 files compared)",
     ]
     for args in (("--git", "HEAD"), ("--git", "HEAD", "--staged"), ("--pre-commit",)):
@@ -85,7 +85,7 @@ def test_a_profile_replaced_by_a_link_is_read_through_it(tmp_path: Path) -> None
     commit_all(tmp_path)
     result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
     assert result.stdout.splitlines() == [
-        f"prod.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
+        f"prod.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]",
         "1 change loosens (1 file compared)",
     ]
     (tmp_path / "prod.safety_profile.yaml").unlink()
@@ -178,7 +178,7 @@ def test_a_profile_replaced_by_a_submodule_is_called_one(tmp_path: Path) -> None
     assert result.returncode == 1
     assert (
         "prod.safety_profile.yaml: error: in HEAD: 'prod.safety_profile.yaml' is a submodule, "
-        "not a file"
+        "not a file [git.link]"
     ) in result.stdout.splitlines()
     assert "must lead to" not in result.stdout
 
@@ -251,7 +251,7 @@ def test_an_attribute_that_changes_an_archive_is_refused(tmp_path: Path, attribu
     assert (checked.returncode, checked.stdout.splitlines()[0]) == (
         1,
         f"prod.safety_profile.yaml: error: {message}, so what is reviewed is not what is read; "
-        "remove it from .gitattributes for safety profiles and actions",
+        "remove it from .gitattributes for safety profiles and actions [git.attribute]",
     )
 
 
@@ -311,7 +311,10 @@ def test_line_ending_attributes_change_no_value_and_are_accepted(tmp_path: Path)
     write_files(tmp_path, {"a.safety_profile.yaml": LOOSE})
     commit_all(tmp_path)
     result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
-    assert result.stdout.splitlines()[0] == f"a.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}"
+    assert (
+        result.stdout.splitlines()[0]
+        == f"a.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]"
+    )
     checkout = tmp_path.parent / f"{tmp_path.name}-checkout"
     git(tmp_path, "worktree", "add", "-q", "--detach", str(checkout), "HEAD")
     assert (checkout / "a.safety_profile.yaml").read_bytes() == LOOSE.replace("\n", "\r\n").encode()
@@ -327,7 +330,10 @@ def test_a_profile_git_is_told_not_to_look_at_is_compared(tmp_path: Path, flag: 
     write_files(tmp_path, {"a.safety_profile.yaml": LOOSE})
     result = run("diff", "--git", "HEAD", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stdout.splitlines()[0] == f"a.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}"
+    assert (
+        result.stdout.splitlines()[0]
+        == f"a.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]"
+    )
 
 
 # -- names the hooks match -----------------------------------------------------------------------
@@ -350,7 +356,7 @@ def test_a_changed_submodule_is_reported(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stdout.splitlines()[0] == (
         "sub: error: a submodule changed; the profiles in it are not compared here: run "
-        "safety-profile diff --git in the submodule"
+        "safety-profile diff --git in the submodule [git.submodule]"
     )
 
 
@@ -371,7 +377,7 @@ def test_a_submodule_that_gitmodules_says_to_ignore_is_still_reported(tmp_path: 
     git(outer, "add", "sub")
     reported = (
         "sub: error: a submodule changed; the profiles in it are not compared here: run "
-        "safety-profile diff --git in the submodule"
+        "safety-profile diff --git in the submodule [git.submodule]"
     )
     for args in (("--pre-commit",), ("--git", "HEAD"), ("--git", "HEAD", "--staged")):
         result = run("diff", *args, cwd=outer)
@@ -402,17 +408,21 @@ def test_a_rename_deletes_the_old_profile_and_adds_the_new_one(
     for args in (("--pre-commit",), ("--git", "HEAD", "--staged")):
         result = run("diff", *args, cwd=tmp_path)
         assert result.returncode == 1, args
-        assert f"{old}: loosens: removed: the next layer applies" in result.stdout.splitlines()
+        assert (
+            f"{old}: loosens: removed: the next layer applies [loosens.removed]"
+            in result.stdout.splitlines()
+        )
     commit_all(tmp_path, "rename")
     result = run("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=tmp_path)
     lines = result.stdout.splitlines()
-    assert f"{old}: loosens: removed: the next layer applies" in lines
+    assert f"{old}: loosens: removed: the next layer applies [loosens.removed]" in lines
     if new.endswith(".txt"):
         assert lines[-1] == "1 change loosens (1 file compared)"
     else:
-        assert f"{new}: added: it overrides the next layer; review it whole" in lines
+        assert f"{new}: added: it overrides the next layer; review it whole [diff.added]" in lines
         assert (
-            f"{new}:1:18: {SANDBOX_LOOSENS} (added: looser than DEFAULT_SAFETY_PROFILE)"
+            f"{new}:1:18: {SANDBOX_LOOSENS} (added: looser than DEFAULT_SAFETY_PROFILE) "
+            "[loosens.require_sandbox]"
         ) in lines
 
 
@@ -438,14 +448,14 @@ def test_an_added_profile_or_action_profile_is_compared_with_the_baseline(tmp_pa
     assert action.returncode == 1
     assert (
         "actions/deploy.yaml:6:23: loosens: safety_profile.allow_unsafe_tools: false → true "
-        "(added: looser than DEFAULT_SAFETY_PROFILE)"
+        "(added: looser than DEFAULT_SAFETY_PROFILE) [loosens.allow_unsafe_tools]"
     ) in action.stdout.splitlines()
     profile = run("diff", "--git", "HEAD", "--staged", cwd=tmp_path)
     assert profile.stdout.splitlines()[1:] == [
         f"new.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} (added: looser than "
-        "DEFAULT_SAFETY_PROFILE)",
+        "DEFAULT_SAFETY_PROFILE) [loosens.require_sandbox]",
         "new.safety_profile.yaml:2:23: loosens: max_retries_per_step: 3 → 5 (added: looser "
-        "than DEFAULT_SAFETY_PROFILE)",
+        "than DEFAULT_SAFETY_PROFILE) [loosens.max_retries_per_step]",
         "2 changes loosen, 1 profile added (1 file compared)",
     ]
     layered = run("diff", "--git", "HEAD", "--staged", "--baseline", "project.yaml", cwd=tmp_path)
@@ -458,7 +468,7 @@ def test_an_added_profile_or_action_profile_is_compared_with_the_baseline(tmp_pa
     unset = run("diff", "--git", "HEAD", "--staged", "--baseline", "project.yaml", cwd=tmp_path)
     assert unset.stdout.splitlines()[1] == (
         "new.safety_profile.yaml:1:1: loosens: max_total_cost: 5.0 → null (added: looser than "
-        "project.yaml; no limit; the key is not set: its default applies)"
+        "project.yaml; no limit; the key is not set: its default applies) [loosens.max_total_cost]"
     )
     broken = run("diff", "--pre-commit", "--baseline", "actions/deploy.yaml", cwd=tmp_path)
     assert broken.returncode == 1
@@ -505,7 +515,10 @@ def test_odd_names_and_folders_never_stop_the_comparison(
     assert text.stdout.splitlines()[-1] == "6 changes loosen (6 files compared)"
     assert "\x1b" not in text.stdout + text.stderr
     for shown in ("caf\\xe9", "new\\nline", "tab\\t\"quote'", "-leading", "esc\\x1b[2J"):
-        assert f"{shown}.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}" in text.stdout
+        assert (
+            f"{shown}.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]"
+            in text.stdout
+        )
     report = json.loads(run("diff", "--pre-commit", "--format", "json", cwd=folder).stdout)
     assert {os.fsencode(change["file"]) for change in report["changes"]} == {
         name for name in ODD_NAMES if b"safety_profile" in name
@@ -606,7 +619,7 @@ def test_a_profile_named_through_two_folder_links_in_a_row(tmp_path: Path) -> No
         result = run("diff", *args, cwd=tmp_path)
         assert result.returncode == 1, args
         assert result.stdout.splitlines() == [
-            f"conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
+            f"conf/sub/safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]",
             "1 change loosens (1 file compared)",
         ], args
 
@@ -626,7 +639,7 @@ def test_check_asks_each_files_own_repository_about_attributes(tmp_path: Path) -
     assert result.stdout.splitlines()[0] == (
         "first/a.safety_profile.yaml: error: the git attribute filter=lfs makes a checkout of "
         "this file differ from the committed file, so what is reviewed is not what is read; "
-        "remove it from .gitattributes for safety profiles and actions"
+        "remove it from .gitattributes for safety profiles and actions [git.attribute]"
     )
     assert "second/" not in result.stdout
     assert "loose/" not in result.stdout
@@ -668,7 +681,7 @@ def test_an_action_named_through_nine_folder_links_in_a_row_is_compared(tmp_path
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout.splitlines() == [
         "actions/n/n/n/n/n/n/n/n/deploy.yaml:6:23: loosens: safety_profile.allow_unsafe_tools: "
-        "false → true",
+        "false → true [loosens.allow_unsafe_tools]",
         "1 change loosens (1 file compared)",
     ]
 
@@ -692,7 +705,8 @@ def test_hundreds_of_links_to_the_parent_folder_cost_no_more_than_the_folders(
     result = run("diff", "--kind", "action", "--pre-commit", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout.splitlines() == [
-        "actions/deploy.yaml:6:23: loosens: safety_profile.allow_unsafe_tools: false → true",
+        "actions/deploy.yaml:6:23: loosens: safety_profile.allow_unsafe_tools: false → true "
+        "[loosens.allow_unsafe_tools]",
         "1 change loosens (1 file compared)",
     ]
     assert "internal error" not in result.stderr
@@ -770,7 +784,7 @@ def test_thousands_of_file_links_are_read_by_one_git_process_per_revision(
     commit_all(tmp_path, "loosen one target")
     result, commands = git_processes(tmp_path, "diff", "--git", "HEAD~1", "--to", "HEAD")
     assert result.stdout.splitlines() == [
-        f"config/7.safety_profile.yaml:1:18: {SANDBOX_LOOSENS}",
+        f"config/7.safety_profile.yaml:1:18: {SANDBOX_LOOSENS} [loosens.require_sandbox]",
         "1 change loosens (1 file compared)",
     ]
     cat_files = [command for command in commands if "cat-file" in command]
@@ -878,11 +892,11 @@ def test_twins_already_there_that_a_change_makes_a_profile_read_are_an_error(
     expected = [
         "config/linked.safety_profile.yaml: error: in {side}: 'config/linked.safety_profile.yaml'"
         f" is read through 'data/Strict.yaml', and 'data/Strict.yaml' and 'data/strict.yaml' "
-        f"{TWINS_WORDS}",
+        f"{TWINS_WORDS} [file.name-collision]",
         f"data/Strict.yaml: error: in {{side}}: 'data/Strict.yaml' and 'data/strict.yaml' "
-        f"{TWINS_WORDS}",
+        f"{TWINS_WORDS} [file.name-collision]",
         f"data/strict.yaml: error: in {{side}}: 'data/strict.yaml' and 'data/Strict.yaml' "
-        f"{TWINS_WORDS}",
+        f"{TWINS_WORDS} [file.name-collision]",
     ]
     staged = run("diff", "--pre-commit", cwd=tmp_path)
     assert staged.returncode == 1, staged.stdout
@@ -897,7 +911,8 @@ def test_twins_already_there_that_a_change_makes_a_profile_read_are_an_error(
     assert checked.returncode == 1, checked.stdout
     assert checked.stdout.splitlines()[0] == (
         "config/linked.safety_profile.yaml: error: 'config/linked.safety_profile.yaml' is read "
-        f"through 'data/Strict.yaml', and 'data/Strict.yaml' and 'data/strict.yaml' {TWINS_WORDS}"
+        f"through 'data/Strict.yaml', and 'data/Strict.yaml' and 'data/strict.yaml' {TWINS_WORDS} "
+        "[file.name-collision]"
     )
     # A later change that touches neither twin, nor what reads them, compares as before.
     write_files(tmp_path, {"README.md": "y\n"})
@@ -970,7 +985,7 @@ def test_a_merge_that_takes_a_branchs_loosening_is_a_loosening_against_the_first
         1,
         [
             "prod.safety_profile.yaml:1:1: loosens: require_human_approval: true → false (the "
-            "key was removed: its default applies)",
+            "key was removed: its default applies) [loosens.require_human_approval]",
             "1 change loosens (1 file compared)",
         ],
     )

@@ -3,7 +3,8 @@
 schema), and, with no modeline at all, the SchemaStore catalog entry in editors/, which gives
 the schema to the files the pre-commit hook checks, and no others.
 
-This editor serves the schema's published URL (its `$id`) from the installed file, as if the
+This editor serves the schema's published URLs (its `$id`, which the catalog entry names, and
+the default branch's, which `init` names until a release) from the installed file, as if the
 release were published, and a local HTTP server serves a SchemaStore catalog holding only our
 entry; any other http(s) schema is refused, so nothing comes from the network.
 """
@@ -28,6 +29,8 @@ from git_repos import new_repository, write_files
 from language_server import Editor, editor_session
 from lsp_client import REMOTE_CONTENT_REQUEST, remote_uri
 from programs import run_program
+
+from cleveragents.safety_toolkit.starter import published_schema_url
 
 CATALOG_ENTRY: dict[str, Any] = json.loads(
     (REPO_ROOT / "editors" / "schemastore-catalog-entry.json").read_text(encoding="utf-8")
@@ -72,6 +75,7 @@ def editor(catalog_url: str) -> Iterator[Editor]:
     with editor_session(schema_store_url=catalog_url) as session:
         schema_id, text = installed_schema()
         session.client.remote_content[schema_id] = text  # "published"
+        session.client.remote_content[published_schema_url(schema_id)] = text
         yield session
 
 
@@ -97,7 +101,7 @@ def test_in_a_fresh_folder_init_points_at_the_published_schema(
 ) -> None:
     # Not named like a profile: the modeline, not the catalog, gives the schema.
     written, text = init_with_too_many_retries(tmp_path, "starter.yaml")
-    schema_id, _ = installed_schema()
+    schema_id = published_schema_url(installed_schema()[0])
     assert text.splitlines()[0] == f"# yaml-language-server: $schema={schema_id}"
     (diagnostic,) = editor.client.diagnostics(open_written(editor, written, text))
     assert diagnostic["message"] == TOO_MANY_RETRIES

@@ -158,14 +158,14 @@ def test_check_reports_each_field_below_the_floor_where_it_is(repository: Path) 
     assert result.stdout.splitlines() == [
         # Absent keys: their defaults are below the floor; placed where the profile starts.
         "teams/a/loose.safety_profile.yaml:1:1: error: max_retries_per_step: 3 (the key is "
-        f"absent: its default applies) is looser than the floor's 2 {source}",
+        f"absent: its default applies) is looser than the floor's 2 {source} [floor.looser]",
         "teams/a/loose.safety_profile.yaml:1:1: error: max_total_cost: null (no limit; the key "
-        f"is absent: its default applies) is looser than the floor's 100.0 {source}",
+        f"is absent: its default applies) is looser than the floor's 100.0 {source} [floor.looser]",
         "teams/a/loose.safety_profile.yaml:1:18: error: require_sandbox: false is looser than "
-        f"the floor's true {source}",
+        f"the floor's true {source} [floor.looser]",
         "teams/a/loose.safety_profile.yaml:2:27: error: allowed_skill_categories: "
         f'["code", "deploy"] is looser than the floor\'s ["code", "test"] {source}; it allows '
-        '"deploy"',
+        '"deploy" [floor.looser]',
         "1 of 2 files invalid",
     ]
     assert result.returncode == 1
@@ -198,9 +198,9 @@ def test_check_holds_an_actions_embedded_profile_to_the_floor(repository: Path) 
     assert result.stdout.splitlines()[:2] == [
         "actions/deploy.yaml:7:3: error: safety_profile.allowed_skill_categories: [] (every "
         "category; the key is absent: its default applies) is looser than the floor's "
-        '["code", "test"] (policy/floor.yaml)',
+        '["code", "test"] (policy/floor.yaml) [floor.looser]',
         "actions/deploy.yaml:7:19: error: safety_profile.max_total_cost: 500.0 is looser than "
-        "the floor's 100.0 (policy/floor.yaml)",
+        "the floor's 100.0 (policy/floor.yaml) [floor.looser]",
     ]
 
 
@@ -230,7 +230,7 @@ def test_the_floor_is_found_from_each_file_upwards_to_the_repository_root(
     assert strict.returncode == 1
     assert strict.stdout == (
         "loose.safety_profile.yaml:1:18: error: require_sandbox: false is looser than the "
-        "floor's true (../../floor.yaml)\n1 of 1 file invalid\n"
+        "floor's true (../../floor.yaml) [floor.looser]\n1 of 1 file invalid\n"
     )
     # Outside any repository, the search goes on upwards.
     write_files(outer, {"loose.safety_profile.yaml": LOOSE})
@@ -264,7 +264,7 @@ def test_a_nearer_pyproject_adds_a_floor_and_never_lifts_one_set_above_it(
     assert diff.returncode == 1
     assert (
         "teams/a/new.safety_profile.yaml:1:18: loosens: require_sandbox: false is looser than "
-        "the floor's true (policy/floor.yaml)"
+        "the floor's true (policy/floor.yaml) [floor.looser]"
     ) in diff.stdout.splitlines()
     # A stricter floor nearer the file adds to the root's, its lines naming their source.
     write_files(
@@ -274,7 +274,7 @@ def test_a_nearer_pyproject_adds_a_floor_and_never_lifts_one_set_above_it(
     added = [line for line in both.stdout.splitlines() if line not in before.stdout.splitlines()]
     assert added == [
         f"{loose}:1:1: error: max_retries_per_step: 3 (the key is absent: its default applies) "
-        "is looser than the floor's 1 (teams/a/lenient.yaml)"
+        "is looser than the floor's 1 (teams/a/lenient.yaml) [floor.looser]"
     ]
     # The same floor named again nearer the file is one floor, reported once.
     again_pyproject = '[tool.safety-profile]\nfloor = "../../policy/floor.yaml"\n'
@@ -343,10 +343,11 @@ def test_diff_git_compares_an_added_profile_with_the_floor(repository: Path) -> 
     lines = result.stdout.splitlines()
     assert (
         "new/loose.safety_profile.yaml:1:18: loosens: require_sandbox: false is looser than "
-        "the floor's true (policy/floor.yaml)"
+        "the floor's true (policy/floor.yaml) [floor.looser]"
     ) in lines
-    assert "new/ok.safety_profile.yaml: added: it overrides the next layer; review it whole" in (
-        lines
+    assert (
+        "new/ok.safety_profile.yaml: added: it overrides the next layer; review it whole "
+        "[diff.added]" in (lines)
     )
     assert not any(
         line.startswith("new/ok.safety_profile.yaml") and "loosens" in line for line in lines
@@ -510,7 +511,7 @@ def test_a_file_whose_name_reads_like_the_package_floor_does_not_replace_it(
     assert result.returncode == 1, result.stderr
     assert (
         f"{loose}:1:18: error: require_sandbox: false is looser than the floor's true "
-        "(pkg:acme_strict/floor.yaml)"
+        "(pkg:acme_strict/floor.yaml) [floor.looser]"
     ) in result.stdout.splitlines()
     assert "(./pkg:acme_strict/floor.yaml)" in result.stdout  # the file's, by its own name
 
@@ -750,10 +751,13 @@ def test_loosening_the_floor_file_and_adding_a_profile_as_loose_fails(repository
     result = safety_profile("diff", "--git", "HEAD~1", "--to", "HEAD", cwd=repository)
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in lines
+    assert (
+        "policy/floor.yaml:1:18: loosens: require_sandbox: true → false [loosens.require_sandbox]"
+        in lines
+    )
     assert (
         "teams/b/new.safety_profile.yaml:2:18: loosens: require_sandbox: false is looser than "
-        "the floor's true (policy/floor.yaml in HEAD~1)"
+        "the floor's true (policy/floor.yaml in HEAD~1) [floor.looser]"
     ) in lines
     # An explicit --baseline replaces the floors as the added profile's baseline; the floor's
     # own review stands.
@@ -761,12 +765,18 @@ def test_loosening_the_floor_file_and_adding_a_profile_as_loose_fails(repository
         "diff", "--git", "HEAD~1", "--to", "HEAD", "--baseline", "teams/a/ok.safety_profile.yaml",
         cwd=repository,
     )  # fmt: skip
-    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in given.stdout
+    assert (
+        "policy/floor.yaml:1:18: loosens: require_sandbox: true → false [loosens.require_sandbox]"
+        in given.stdout
+    )
     # The loosening hook's comparison (staged), too.
     git(repository, "reset", "-q", "--soft", "HEAD~1")
     staged = safety_profile("diff", "--pre-commit", cwd=repository)
     assert staged.returncode == 1
-    assert "policy/floor.yaml:1:18: loosens: require_sandbox: true → false" in staged.stdout
+    assert (
+        "policy/floor.yaml:1:18: loosens: require_sandbox: true → false [loosens.require_sandbox]"
+        in staged.stdout
+    )
 
 
 def test_removing_or_replacing_the_floor_setting_is_a_loosening(repository: Path) -> None:
@@ -805,7 +815,7 @@ def test_removing_or_replacing_the_floor_setting_is_a_loosening(repository: Path
     assert replaced.returncode == 1
     assert (
         "pyproject.toml: loosens: require_sandbox: true → false (the floor lenient.yaml in place "
-        "of policy/floor.yaml in HEAD)"
+        "of policy/floor.yaml in HEAD) [loosens.require_sandbox]"
     ) in replaced.stdout.splitlines()
 
 
@@ -817,7 +827,7 @@ def test_a_changed_profile_is_held_to_the_floor_too(repository: Path) -> None:
     assert result.returncode == 1
     assert (
         "teams/a/ok.safety_profile.yaml:4:18: loosens: require_sandbox: false is looser than the "
-        "floor's true (policy/floor.yaml)"
+        "floor's true (policy/floor.yaml) [floor.looser]"
     ) in result.stdout.splitlines()
 
 
@@ -829,7 +839,7 @@ def test_add_floor_holds_files_to_a_floor_besides_the_configured_ones(repository
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         "teams/a/ok.safety_profile.yaml:3:23: error: max_retries_per_step: 1 is looser than the "
-        "floor's 0 (org.yaml)",
+        "floor's 0 (org.yaml) [floor.looser]",
         "1 of 1 file invalid",
     ]
     configured = safety_profile("check", "teams/a/loose.safety_profile.yaml", cwd=repository)

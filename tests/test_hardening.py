@@ -158,8 +158,9 @@ def test_a_4000_digit_integer_is_refused_and_every_other_file_is_still_reported(
     assert (result.returncode, result.stderr) == (1, "")
     assert result.stdout.splitlines() == [
         f"{huge}:1:23: error: max_retries_per_step: an integer of 4000 digits is longer than "
-        "the limit of 40 digits; write a shorter number",
-        f"{other}:1:23: error: max_retries_per_step: 500 is above the maximum 100",
+        "the limit of 40 digits; write a shorter number [yaml.integer-too-long]",
+        f"{other}:1:23: error: max_retries_per_step: 500 is above the maximum 100 "
+        "[schema.less-than-equal]",
         "2 of 2 files invalid",
     ]
 
@@ -185,7 +186,7 @@ def test_a_600_kb_string_expanded_64000_times_is_refused_in_bounded_memory(
     assert (result.returncode, result.stderr) == (1, "")
     assert result.stdout.splitlines() == [
         f"{path}:6:1: error: one: the document's text expands to more than 1048576 characters "
-        "through aliases (an alias bomb?); simplify it",
+        "through aliases (an alias bomb?); simplify it [yaml.too-much-text]",
         "1 of 1 file invalid",
     ]
 

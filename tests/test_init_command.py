@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PROFILE_SCHEMA_PATH
+from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT
 from git_repos import git, new_repository, write_files
 from programs import run_program
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
+from cleveragents.safety_toolkit.starter import SCHEMA_REVISION
 
 SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
 MODELINE_PREFIX = "# yaml-language-server: $schema="
@@ -57,9 +60,28 @@ def first_line(path: Path) -> str:
     return path.read_text(encoding="utf-8").splitlines()[0]
 
 
+# The schema on the repository's default branch: a URL that resolves before any release (the
+# `$id` names the tag the next release makes). At a release, scripts/release.py moves it to
+# that tag (tests/test_release.py).
+PUBLISHED = (
+    "https://raw.githubusercontent.com/cleveragents/cleveragents-safety-profile/"
+    f"{SCHEMA_REVISION}/schema/safety_profile.schema.json"
+)
+
+
+def test_the_published_url_names_the_default_branch_or_a_released_tag() -> None:
+    version = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert SCHEMA_REVISION in ("main", f"v{version['project']['version']}")
+    assert SCHEMA["$id"].endswith("/schema/safety_profile.schema.json")
+    assert PUBLISHED.removeprefix(SCHEMA["$id"].split("/v", 1)[0]) == (
+        f"/{SCHEMA_REVISION}/schema/safety_profile.schema.json"
+    )
+    assert (REPO_ROOT / "schema" / "safety_profile.schema.json").is_file()
+
+
 def test_outside_a_repository_the_modeline_is_the_published_schema_url(tmp_path: Path) -> None:
     assert safety_profile("init", cwd=tmp_path).returncode == 0
-    assert first_line(tmp_path / "safety_profile.yaml") == MODELINE_PREFIX + SCHEMA["$id"]
+    assert first_line(tmp_path / "safety_profile.yaml") == MODELINE_PREFIX + PUBLISHED
 
 
 def test_in_a_repository_holding_the_schema_the_modeline_is_relative_to_the_file(
@@ -104,7 +126,7 @@ def test_in_a_repository_without_the_schema_the_modeline_is_the_published_url(
 ) -> None:
     new_repository(tmp_path, {"README.md": "a project\n"})
     assert safety_profile("init", cwd=tmp_path).returncode == 0
-    assert first_line(tmp_path / "safety_profile.yaml") == MODELINE_PREFIX + SCHEMA["$id"]
+    assert first_line(tmp_path / "safety_profile.yaml") == MODELINE_PREFIX + PUBLISHED
 
 
 def test_init_modeline_can_point_elsewhere(tmp_path: Path) -> None:
@@ -151,3 +173,25 @@ def test_init_into_a_missing_folder_says_why(tmp_path: Path) -> None:
     assert result.stderr == (
         "safety-profile: cannot write missing/safety_profile.yaml (no such file or directory)\n"
     )
+
+
+def test_the_release_script_moves_the_modeline_to_the_new_tag(tmp_path: Path) -> None:
+    """scripts/release.py's step, on a copy of starter.py: the revision becomes the tag the
+    release makes; a file without the line is refused, untouched."""
+    spec = importlib.util.spec_from_file_location("release", REPO_ROOT / "scripts" / "release.py")
+    assert spec is not None
+    assert spec.loader is not None
+    release = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(release)
+    copy = tmp_path / "starter.py"
+    copy.write_bytes(release.STARTER.read_bytes())
+    release.bump_starter_revision(release.Version("0.2.0"), copy)
+    text = copy.read_text(encoding="utf-8")
+    assert '\nSCHEMA_REVISION = "v0.2.0"\n' in text
+    assert text.replace('"v0.2.0"', f'"{SCHEMA_REVISION}"', 1) == release.STARTER.read_text(
+        encoding="utf-8"
+    )
+    copy.write_text("nothing here\n", encoding="utf-8")
+    with pytest.raises(release.ReleaseError, match="SCHEMA_REVISION"):
+        release.bump_starter_revision(release.Version("0.2.0"), copy)
+    assert copy.read_text(encoding="utf-8") == "nothing here\n"

@@ -61,7 +61,7 @@ def test_text_hint_follows_the_files_errors_and_the_exit_status_stays_1() -> Non
     assert result.returncode == 1
     assert all(line.startswith(f"{ACTION}:") and ": error: " in line for line in lines[:-2])
     assert "unknown field 'name'" in lines[0]
-    assert lines[-2:] == [f"{ACTION}: hint: {ACTION_HINT}", "1 of 1 file invalid"]
+    assert lines[-2:] == [f"{ACTION}: hint: {ACTION_HINT} [kind.hint]", "1 of 1 file invalid"]
     assert result.stderr == ""
 
 
@@ -101,14 +101,14 @@ def test_hints_follow_their_own_files_errors() -> None:
     files_in_order = [line.split(":", 1)[0] for line in result.stdout.splitlines()[:-1]]
     assert files_in_order == sorted(files_in_order)
     hints = [line for line in result.stdout.splitlines() if ": hint: " in line]
-    assert hints == [f"{ACTION}: hint: {ACTION_HINT}"]  # a typo'd profile gets none
+    assert hints == [f"{ACTION}: hint: {ACTION_HINT} [kind.hint]"]  # a typo'd profile gets none
     assert result.stdout.splitlines()[-1] == "2 of 3 files invalid"
 
 
 def test_show_gives_the_hint_too() -> None:
     result = run("show", ACTION)
     assert result.returncode == 1
-    assert result.stdout.splitlines()[-2] == f"{ACTION}: hint: {ACTION_HINT}"
+    assert result.stdout.splitlines()[-2] == f"{ACTION}: hint: {ACTION_HINT} [kind.hint]"
     assert run("show", "--kind", "action", ACTION).returncode == 0
 
 
@@ -136,7 +136,7 @@ def test_show_gives_the_hint_too() -> None:
 def test_resolve_says_which_option_takes_the_file(layer: str, file: str, hint: str) -> None:
     text = run("resolve", layer, file)
     assert text.returncode == 1
-    assert text.stdout.splitlines()[-2] == f"{file}: hint: {hint}"
+    assert text.stdout.splitlines()[-2] == f"{file}: hint: {hint} [kind.hint]"
     report = json.loads(run("resolve", layer, file, "--format", "json").stdout)
     assert report[-1]["message"] == hint
     assert report[-1]["severity"] == "hint"

@@ -267,7 +267,7 @@ def test_an_invalid_profile_is_reported_once_and_fails_both_hooks(
     assert f"{PROFILE}:4:1: error:" in check_section
     deferred = (
         f"{PROFILE}: error: invalid, so it cannot be compared; the safety-profile hook reports "
-        f"why (or run: safety-profile check {PROFILE})"
+        f"why (or run: safety-profile check {PROFILE}) [diff.invalid]"
     )
     assert loosening_section.strip().splitlines()[4:] == [
         deferred,

@@ -52,6 +52,33 @@ def test_documented_import_works_from_the_unpacked_wheel(built_wheel: Path, tmp_
     assert result.stdout.split() == ["3", "PLAN"]
 
 
+def test_rules_shows_its_examples_from_the_unpacked_wheel(
+    built_wheel: Path, tmp_path: Path
+) -> None:
+    """`rules ID` shows each example's text inline: the wheel carries it (a pip user has no
+    examples/ folder), and nothing is read from this checkout."""
+    zipfile.ZipFile(built_wheel).extractall(tmp_path / "wheel")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "import cleveragents.safety_toolkit.rule_docs as module;"
+        "assert module.__file__.startswith(sys.argv[1]), module.__file__;"
+        "from cleveragents.safety_toolkit.cli import main;"
+        "sys.exit(main(['rules', 'yaml.tab']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "wheel")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert (
+        "  tab after `-` (tab_after_dash):\n    | allowed_skill_categories:\n    |   -\\tcode\n"
+        in (result.stdout)
+    )
+
+
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_installed_schema_is_the_canonical_schema(kind: str) -> None:
     installed = KINDS[kind].schema_path()

@@ -281,8 +281,8 @@ def test_cli_reports_every_problem_in_the_layer_files(tmp_path: Path) -> None:
     assert (result.returncode, result.stderr) == (1, "")
     problems = [
         f"{relative(bad_action)}:7:25: error: safety_profile.max_retries_per_step: "
-        "500 is above the maximum 100",
-        f"{missing}: error: no such file; check the path",
+        "500 is above the maximum 100 [schema.less-than-equal]",
+        f"{missing}: error: no such file; check the path [file.missing]",
     ]
     assert result.stdout.splitlines() == [*sorted(problems), "2 of 2 files invalid"]
 

@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from capture_cli_snapshots import example_files
 from conftest import REPO_ROOT, console_script
 from git_repos import git, new_repository
+from snapshots import example_files
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES

@@ -13,7 +13,12 @@ from programs import run_program
 
 from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor, rule_reference
 from cleveragents.safety_toolkit.formats import format_names
-from cleveragents.safety_toolkit.rule_docs import rules_markdown, with_readers_table
+from cleveragents.safety_toolkit.rule_docs import (
+    EXAMPLE_TEXTS_FILE,
+    example_texts_json,
+    rules_markdown,
+    with_readers_table,
+)
 
 RULES_PAGE = REPO_ROOT / "docs" / "rules.md"
 READERS_PAGE = REPO_ROOT / "docs" / "one-file-one-meaning.md"
@@ -34,11 +39,17 @@ def test_rules_id_explains_one_rule() -> None:
     assert text.startswith("yaml.tab: A tab where YAML readers disagree\n")
     assert "How to fix: Use spaces." in text
     assert "Other readers: libyaml accepts some of these tabs" in text
+    # Each example inline (a pip user has no examples/ folder), escaped for the terminal.
     assert (
-        "Examples:\n  examples/invalid/tab_after_dash.safety_profile.yaml (tab after `-`)\n"
+        "Examples:\n  tab after `-` (tab_after_dash):\n"
+        "    | allowed_skill_categories:\n"
+        "    |   -\\tcode\n"
         "    check-jsonschema: error: cannot parse (`found character '\\t'`)\n"
         "    yaml-language-server: accepts\n"
     ) in text
+    hostile = run_program("safety-profile", "rules", "yaml.character").stdout
+    assert "    | require_sandbox: tr\\x01ue\n" in hostile
+    assert "\x01" not in hostile
     assert text.endswith(f"More: {DOCS_URL}#yamltab\n")
 
 
@@ -101,6 +112,14 @@ def test_docs_rules_page_is_the_catalogue_written_out() -> None:
     assert RULES_PAGE.read_text(encoding="utf-8") == rules_markdown(), (
         "docs/rules.md is out of date: run .venv/bin/python scripts/generate_rule_docs.py"
     )
+
+
+def test_the_packaged_example_texts_are_the_example_files() -> None:
+    """What `rules ID` shows is kept in the package; it is the files under examples/."""
+    kept = REPO_ROOT / "src" / "cleveragents" / "safety_toolkit" / EXAMPLE_TEXTS_FILE
+    assert kept.read_text(encoding="utf-8") == example_texts_json(
+        lambda path: (REPO_ROOT / path).read_bytes()
+    ), f"{EXAMPLE_TEXTS_FILE} is out of date: run .venv/bin/python scripts/generate_rule_docs.py"
 
 
 def test_the_readers_table_is_the_catalogues_examples_written_out() -> None:

@@ -211,8 +211,9 @@ def test_check_reports_every_file_when_a_name_is_not_utf8(
     assert (code, stderr) == (1, "")
     assert stdout.splitlines() == [
         "bad\\xff_safety_profile.yaml:1:23: error: max_retries_per_step: 500 is above the "
-        "maximum 100",
-        "other.safety_profile.yaml:1:23: error: max_retries_per_step: 501 is above the maximum 100",
+        "maximum 100 [schema.less-than-equal]",
+        "other.safety_profile.yaml:1:23: error: max_retries_per_step: 501 is above the maximum 100 "
+        "[schema.less-than-equal]",
         "2 of 2 files invalid",
     ]
 

@@ -199,6 +199,8 @@ def load_yaml_document(
     text = source.parse_text
     findings = [*source.findings, *token_findings(text, _ComposingLoader)]
     walker = Walker(filename, limits, locate=bool(findings))
+    if source.text is not text:  # refused characters were blanked: keys keep their own
+        walker.exact = source.exact
     document = walker.document
     loader = _ComposingLoader(text)
     try:

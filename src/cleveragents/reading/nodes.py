@@ -8,7 +8,7 @@ about the same place are not shown twice.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from yaml import ScalarNode, SequenceNode
@@ -85,6 +85,9 @@ class Walker:
         self.max_integer_digits = limits.max_integer_digits
         self.spans: list[tuple[int, int, Loc]] = []
         self._walked: set[int] = set()
+        # A key as the file writes it, from what the parser read (`DocumentText.exact`): set
+        # when the parser read refused characters as spaces.
+        self.exact: Callable[[str, int, int], str] | None = None
 
     def problem(
         self, mark: Any, loc: Loc, message: str, rule: Rule, *, reported: bool = True
@@ -202,10 +205,14 @@ class Walker:
                     reported=False,
                 )
                 continue
+            # Refused characters are reported where they are (the text step), not again as
+            # invisible ones: checked in the key as the parser read it.
+            hidden = invisible_characters(key)
+            if self.exact is not None:
+                key = self.exact(key, key_mark.index, key_node.end_mark.index)
             key_loc = (*loc, key)
             if self.locate:
                 self.spans.append((key_mark.index, key_node.end_mark.index, key_loc))
-            hidden = invisible_characters(key)
             if hidden:
                 self.problem(
                     key_mark,

@@ -3,8 +3,10 @@
 A file that is too large, binary or not UTF-8 cannot be read at all (`ProfileFileError`). Every
 other finding here is kept as a `Finding` at an offset of the text, and the text the parser reads
 has the refused characters and directive lines blanked to spaces: the same length, so every
-position stays true, and the rest of the file is still checked. (A lone CR is refused but left in
-place: every YAML reader breaks the line there, only terminals and diff viewers do not.)
+position stays true, and the rest of the file is still checked; a key is named as the file
+writes it (`DocumentText.exact`), so JSON output keeps its exact text. (A lone CR is refused
+but left in place: every YAML reader breaks the line there, only terminals and diff viewers do
+not.)
 """
 
 from __future__ import annotations
@@ -33,6 +35,23 @@ class DocumentText(NamedTuple):
 
     parse_text: str  # the file's text with refused characters and lines blanked to spaces
     findings: tuple[Finding, ...]
+    text: str = ""  # the file's text as it is (the same object when nothing was blanked)
+
+    def exact(self, value: str, start: int, end: int) -> str:
+        """A scalar read from `parse_text[start:end]` as the file writes it: the parser saw
+        refused characters as spaces, but a key's path in JSON output must be the exact key
+        (`{"path": "ke\\u0001y"}`, not `"ke y"`). Only where the scalar is its written text
+        (plain, or quoted without escapes); any other scalar is `value` as read."""
+        text = self.text
+        if text is self.parse_text or not text or text[start:end] == self.parse_text[start:end]:
+            return value
+        written = self.parse_text[start:end]
+        if written == value:
+            return text[start:end]
+        quoted = len(written) >= 2 and written[0] in "'\"" and written[-1] == written[0]
+        if quoted and written[1:-1] == value:
+            return text[start + 1 : end - 1]
+        return value
 
 
 # YAML's printable characters (c-printable) plus the breaks handled below; anything else is
@@ -203,8 +222,9 @@ def read_document_text(
         raise ProfileFileError(
             [_file_problem(filename, "the file is binary, not YAML text", Rule.YAML_BINARY)]
         )
-    parse_text, findings = refused_parts(decode_utf8(data, filename))
-    return DocumentText(parse_text, tuple(findings))
+    text = decode_utf8(data, filename)
+    parse_text, findings = refused_parts(text)
+    return DocumentText(parse_text, tuple(findings), text)
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

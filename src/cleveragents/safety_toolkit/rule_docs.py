@@ -4,14 +4,18 @@ docs/one-file-one-meaning.md, all from `cleveragents.reading.rules`."""
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from cleveragents.reading.rules import ALIASES, REPOSITORY_URL, Example, Reading, Rule, RuleDoc
 
 __all__ = [
+    "EXAMPLE_TEXTS_FILE",
     "FAMILIES",
+    "example_texts_json",
     "family",
     "former_ids",
     "readers_table",
@@ -122,11 +126,46 @@ def rule_text(rule: Rule) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+# Each example file's text, kept in the package (a pip install has no examples/ folder):
+# written by scripts/generate_rule_docs.py from examples/, a test fails when it drifts.
+EXAMPLE_TEXTS_FILE = "rule_examples.json"
+
+
+def example_texts_json(read: Callable[[str], bytes]) -> str:
+    """The package's EXAMPLE_TEXTS_FILE: {path: text} for every example of the catalogue,
+    `read(path)` giving the file's bytes (those that are not UTF-8 as lone surrogates, as
+    `os.fsdecode` holds them; ASCII JSON, so every character survives as written)."""
+    texts = {
+        example.path: read(example.path).decode("utf-8", "surrogateescape")
+        for rule in Rule
+        for example in rule.doc.examples
+    }
+    return json.dumps(texts, indent=1, sort_keys=True) + "\n"
+
+
+@functools.cache
+def _packaged_example_texts() -> dict[str, str]:
+    from importlib.resources import files
+
+    text = files(__package__).joinpath(EXAMPLE_TEXTS_FILE).read_text(encoding="utf-8")
+    texts: dict[str, str] = json.loads(text)
+    return texts
+
+
 def _example_text(example: Example) -> str:
-    return (
-        f"  {example.path} ({example.case})\n"
-        f"    check-jsonschema: {_cell(example.check_jsonschema)}\n"
-        f"    yaml-language-server: {_cell(example.editor)}"
+    """The example's case and file, its text line by line (escaped for a terminal: a tab is
+    `\\t`, a control character `\\x01`) and what the other readers make of it."""
+    from cleveragents.reading.terminal_text import visible
+
+    text = _packaged_example_texts()[example.path]
+    lines = text.removesuffix("\n").split("\n")
+    return "\n".join(
+        [
+            f"  {example.case} ({_example_name(example)}):",
+            *(f"    | {visible(line)}" for line in lines),
+            f"    check-jsonschema: {_cell(example.check_jsonschema)}",
+            f"    yaml-language-server: {_cell(example.editor)}",
+        ]
     )
 
 

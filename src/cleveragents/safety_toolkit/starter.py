@@ -4,12 +4,13 @@ yaml-language-server modeline first so editors complete and check the file at on
 
 The modeline is committed with the file, so by default it points where every clone finds the
 schema: at a copy of it in the file's repository, by a path relative to the file, or else at
-the schema's published URL, its `$id` (versioned: the release the installed schema is from)."""
+the schema's published URL at `SCHEMA_REVISION` (`published_schema_url`), a URL that resolves."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,6 +22,15 @@ from .kinds import KINDS
 from .rendering import yaml_value
 
 COMMENT_WIDTH = 100
+
+# The revision of the repository whose schema a modeline names when no copy is near: the
+# default branch, which holds the schema from the first commit on. The schemas' `$id`s name
+# the next release's tag, which does not exist until the release is made; scripts/release.py
+# sets that tag here as it cuts the release (with the `$id`s), so a released package names its
+# own tag, by then published.
+SCHEMA_REVISION = "main"
+# `$id`: https://raw.githubusercontent.com/OWNER/REPOSITORY/REVISION/PATH
+_PUBLISHED_ID = re.compile(r"(https://raw\.githubusercontent\.com/[^/]+/[^/]+)/[^/]+/(.+)")
 
 
 class SchemaLocationError(ValueError):
@@ -36,6 +46,13 @@ def modeline(schema_location: str) -> str:
             "(editors read the modeline up to the first space); write a space in a file URI as %20"
         )
     return f"# yaml-language-server: $schema={schema_location}"
+
+
+def published_schema_url(schema_id: str) -> str:
+    """The schema's URL at `SCHEMA_REVISION`: its `$id` with the revision replaced (a `$id`
+    of another shape is returned as it is)."""
+    found = _PUBLISHED_ID.fullmatch(schema_id)
+    return f"{found[1]}/{SCHEMA_REVISION}/{found[2]}" if found else schema_id
 
 
 def _comment(text: str) -> list[str]:
@@ -67,8 +84,8 @@ def installed_starter_profile(path: Path, schema_location: str | None = None) ->
 def portable_schema_location(path: Path, schema_id: str, schema_name: str) -> str:
     """Where a modeline in a file at `path` finds the schema whatever the clone: the nearest
     copy of that very schema (the same `$id`, so the same release) that the file's git
-    repository holds, tracked or about to be, as a path relative to the file; else `schema_id`,
-    the schema's published URL."""
+    repository holds, tracked or about to be, as a path relative to the file; else the
+    schema's published URL (`published_schema_url`)."""
     folder = Path(os.path.realpath(path.parent))
     copies = []
     for copy in _repository_files(folder, schema_name):
@@ -80,7 +97,7 @@ def portable_schema_location(path: Path, schema_id: str, schema_name: str) -> st
         # Editors read the modeline up to the first space.
         if same and not any(character.isspace() for character in relative):
             copies.append((relative.count("/"), relative))
-    return min(copies)[1] if copies else schema_id
+    return min(copies)[1] if copies else published_schema_url(schema_id)
 
 
 def _repository_files(folder: Path, name: str) -> list[Path]:

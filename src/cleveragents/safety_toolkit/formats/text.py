@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
-    from ..diff import DiffReport
+    from ..diff import DiffReport, Finding
     from ..resolve import Resolution
 
-__all__ = ["TextReporter", "invalid_files"]
+__all__ = ["TextReporter", "finding_line", "invalid_files", "problem_line"]
 
 RED, GREEN, RESET = "\033[31m", "\033[32m", "\033[0m"
 _VERDICT_COLOURS = {"loosens": RED, "tightens": GREEN}
@@ -29,6 +29,27 @@ def _painted(text: str, colour_code: str | None, colour: bool) -> str:
 
 def _counted(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
+
+
+def problem_line(problem: Problem, label: str | None = None) -> str:
+    """`FILE:LINE:COL: error: FIELD: message [rule.id]`, the line of a problem (`label`: the
+    severity unless given, perhaps coloured)."""
+    return _with_rule_id(problem.render(label), problem.rule)
+
+
+def finding_line(finding: Finding, label: str) -> str:
+    """`NEW:LINE:COL: loosens: FIELD: old → new [loosens.FIELD]`, the line of a change
+    (`label`: its verdict, perhaps coloured)."""
+    return _with_rule_id(finding.render(label), finding.rule)
+
+
+def _with_rule_id(line: str, rule: str) -> str:
+    """Every line of `check` and `diff` about a place in a file ends with its rule's id in
+    brackets, as mypy writes its error codes. Last, not after the position as ruff writes it:
+    our ids hold dots, the line still starts as compilers' lines do (editors' problem matchers
+    read it unchanged), and the id is where a reader who wants it looks
+    (`safety-profile rules ID`)."""
+    return f"{line} [{rule}]"
 
 
 def invalid_files(problems: Sequence[Problem]) -> set[str]:
@@ -48,14 +69,18 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
     }
 
     def _problem_lines(self, problems: Sequence[Problem]) -> list[str]:
-        """`FILE:LINE:COL: error: FIELD: message` (`FILE: hint: message` for a hint)."""
+        """`FILE:LINE:COL: error: FIELD: message [rule.id]` (`FILE: hint: message [rule.id]`
+        for a hint)."""
         return [
-            problem.render(_painted(problem.severity, problem.severity.colour, self.colour))
+            problem_line(
+                problem,
+                _painted(problem.severity, problem.severity.colour, self.colour),
+            )
             for problem in problems
         ]
 
     def check(self, files: CheckedFiles) -> str:
-        """`FILE:LINE:COL: error: FIELD: message`, one line each, then a summary line."""
+        """`FILE:LINE:COL: error: FIELD: message [rule.id]`, one line each, then a summary."""
         lines = self._problem_lines(files.problems)
         failed = len(invalid_files(files.problems))
         files_checked = len(files.paths)
@@ -67,12 +92,13 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         return "\n".join(lines) + "\n"
 
     def diff(self, report: DiffReport) -> str:
-        """`NEW:LINE:COL: loosens: FIELD: old → new`, one line per change, then a summary."""
+        """`NEW:LINE:COL: loosens: FIELD: old → new [rule.id]`, one line per change, then a
+        summary."""
         lines = self._problem_lines(report.problems)
         for finding in report.findings:
             label = finding.verdict.value
             colour_code = _VERDICT_COLOURS.get(label)
-            lines.append(finding.render(_painted(label, colour_code, self.colour)))
+            lines.append(finding_line(finding, _painted(label, colour_code, self.colour)))
         lines.append(diff_summary(report))
         return "\n".join(lines) + "\n"
 
