@@ -93,12 +93,12 @@ def test_check_as_the_action_hook_passes_and_the_hints_name_the_rename(tmp_path:
     assert [line for line in hints.splitlines() if ": hint: " in line] == [
         "actions/deploy_safety_profile.yaml: hint: this looks like an action, not a safety "
         "profile: rename it 'actions/deploy_safety_profile.action.yaml' (the hooks check that "
-        "name as an action), or use --kind action",
+        "name as an action), or use --kind action [kind.hint]",
         # The name is an action's already: the hooks check it so; by hand, the flag.
-        f"{BOTH}: hint: this looks like an action, not a safety profile: use --kind action",
+        f"{BOTH}: hint: this looks like an action, not a safety profile: use --kind action [kind.hint]",
         "config/x.safety_profile.yaml: hint: this looks like an action, not a safety profile: "
         "rename it 'config/actions/x.safety_profile.action.yaml' (the hooks check that name as "
-        "an action), or use --kind action",
+        "an action), or use --kind action [kind.hint]",
     ]
     # docs/actions.md shows this hint as it is.
     ((_, shown),) = [
@@ -111,7 +111,7 @@ def test_check_as_the_action_hook_passes_and_the_hints_name_the_rename(tmp_path:
     assert (
         "actions/strict.yaml: hint: this looks like a safety profile, not an action: rename it "
         "'actions/strict.safety_profile.yaml' (the hooks check that name as a safety profile), "
-        "or use --kind profile"
+        "or use --kind profile [kind.hint]"
     ) in hint.splitlines()
     # Following the hint: the renamed files pass as the kind their new names give them.
     (tmp_path / "actions/deploy_safety_profile.yaml").rename(

@@ -44,7 +44,7 @@ def test_every_format_words_a_finding_with_the_one_function(
     elif output_format == "github":
         assert out.endswith(f"::{words}\n")
     else:
-        assert out.splitlines()[0].endswith(f":1:17: {words}")
+        assert out.splitlines()[0].endswith(f":1:17: {words} [loosens.max_total_cost]")
 
 
 def test_the_two_shapes() -> None:
