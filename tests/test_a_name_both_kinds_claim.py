@@ -95,7 +95,8 @@ def test_check_as_the_action_hook_passes_and_the_hints_name_the_rename(tmp_path:
         "profile: rename it 'actions/deploy_safety_profile.action.yaml' (the hooks check that "
         "name as an action), or use --kind action [kind.hint]",
         # The name is an action's already: the hooks check it so; by hand, the flag.
-        f"{BOTH}: hint: this looks like an action, not a safety profile: use --kind action [kind.hint]",
+        f"{BOTH}: hint: this looks like an action, not a safety profile: use --kind action "
+        "[kind.hint]",
         "config/x.safety_profile.yaml: hint: this looks like an action, not a safety profile: "
         "rename it 'config/actions/x.safety_profile.action.yaml' (the hooks check that name as "
         "an action), or use --kind action [kind.hint]",

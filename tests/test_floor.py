@@ -483,7 +483,10 @@ def test_a_floor_that_cannot_be_used_stops_every_command(
         assert (result.returncode, result.stdout) == (2, ""), (name, result.stderr)
         assert result.stderr.startswith(f"safety-profile: {message}"), (name, result.stderr)
     if case == "invalid floor":
-        assert "floor.yaml:1:18: error: require_sandbox:" in result.stderr
+        # Each problem as `check` reports it, its rule id included.
+        (problem,) = [line for line in result.stderr.splitlines() if ": error: " in line]
+        assert problem.startswith("safety-profile:   floor.yaml:1:18: error: require_sandbox:")
+        assert problem.endswith(" [yaml.ambiguous-scalar]"), problem
 
 
 def test_a_file_whose_name_reads_like_the_package_floor_does_not_replace_it(

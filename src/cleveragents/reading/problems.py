@@ -37,6 +37,14 @@ class Problem(NamedTuple):
         return render_line(self.file, self.line, self.column, self.path, label, self.message)
 
 
+def with_rule_id(line: str, rule: str) -> str:
+    """A reported line ends with its rule's id in brackets, as mypy writes its error codes.
+    Last, not after the position as ruff writes it: our ids hold dots, the line still starts
+    as compilers' lines do (editors' problem matchers read it unchanged), and the id is where
+    a reader who wants it looks (`safety-profile rules ID`)."""
+    return f"{line} [{rule}]"
+
+
 def render_line(file: str, line: int, column: int, path: str, label: str, message: str) -> str:
     """`FILE:LINE:COL: LABEL: FIELD: message`, the shape of every line the reports print about
     a place in a file (no position when `line` is 0, no field when `path` is empty), with what

@@ -430,6 +430,7 @@ def load_floor(spec: str, base: str | None, where: str, files: FloorFiles = WORK
     from cleveragents.domain.models.core.document_check import PROFILE, check_loaded
     from cleveragents.domain.models.core.document_values import profile_values
     from cleveragents.reading.loaded_file import load_bytes
+    from cleveragents.reading.problems import with_rule_id
 
     if spec.startswith(PACKAGE_PREFIX):
         source = spec
@@ -448,7 +449,9 @@ def load_floor(spec: str, base: str | None, where: str, files: FloorFiles = WORK
             source += files.label
     result = check_loaded(load_bytes(data, source, file_size=size), PROFILE, source)
     if result.valid is None:
-        problems = "\n".join(f"  {problem.render()}" for problem in result.problems)
+        problems = "\n".join(
+            f"  {with_rule_id(problem.render(), problem.rule)}" for problem in result.problems
+        )
         raise FloorError(
             f"the floor {visible(source)} ({where}) is not a valid safety profile; fix it:\n"
             f"{problems}"

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
+from cleveragents.reading.problems import with_rule_id
+
 from .base import CheckedFiles, DiffReporter, Reporter, ResolveReporter, RulesReporter, ShowReporter
 
 if TYPE_CHECKING:
@@ -34,22 +36,13 @@ def _counted(count: int, one: str, many: str) -> str:
 def problem_line(problem: Problem, label: str | None = None) -> str:
     """`FILE:LINE:COL: error: FIELD: message [rule.id]`, the line of a problem (`label`: the
     severity unless given, perhaps coloured)."""
-    return _with_rule_id(problem.render(label), problem.rule)
+    return with_rule_id(problem.render(label), problem.rule)
 
 
 def finding_line(finding: Finding, label: str) -> str:
     """`NEW:LINE:COL: loosens: FIELD: old → new [loosens.FIELD]`, the line of a change
     (`label`: its verdict, perhaps coloured)."""
-    return _with_rule_id(finding.render(label), finding.rule)
-
-
-def _with_rule_id(line: str, rule: str) -> str:
-    """Every line of `check` and `diff` about a place in a file ends with its rule's id in
-    brackets, as mypy writes its error codes. Last, not after the position as ruff writes it:
-    our ids hold dots, the line still starts as compilers' lines do (editors' problem matchers
-    read it unchanged), and the id is where a reader who wants it looks
-    (`safety-profile rules ID`)."""
-    return f"{line} [{rule}]"
+    return with_rule_id(finding.render(label), finding.rule)
 
 
 def invalid_files(problems: Sequence[Problem]) -> set[str]:
