@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
 from cleveragents.schema_models.automation_profile_schema import (
     AutomationProfile as _SchemaAutomationProfile,
@@ -19,13 +19,10 @@ from cleveragents.schema_models.automation_profile_schema import (
 from .always_validated import AlwaysValidated
 from .document_loading import LoadableDocument
 from .kept_keys import KeptKeysChecked
+from .layers import OVERLAPPING_SAFETY_FLAGS
 from .optional_fields import AbsentIsNotNull
 
 __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
-
-# The flags both profiles carry; the SafetyProfile always wins them (spec: "Precedence over
-# AutomationProfile").
-OVERLAPPING_SAFETY_FLAGS: Final = ("require_sandbox", "require_checkpoints", "allow_unsafe_tools")
 
 
 class AutomationProfile(
