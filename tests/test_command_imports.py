@@ -199,3 +199,50 @@ def test_resolve_imports_no_pydantic(tmp_path: Path) -> None:
     assert "# note: plan loosens project: require_sandbox true → false" in output
     assert "provenance: PLAN" in output
     assert pydantic_modules(modules) == set()
+
+
+def _language_server_modules(tmp_path: Path, folder: Path, name: str, text: str) -> set[str]:
+    """The modules a language server imported by the time it published the first diagnostics
+    for one file it opened (and was then shut down)."""
+    from lsp_client import LanguageServerClient
+
+    modules_file = tmp_path / "modules.txt"
+    command = [sys.executable, "-c", RUNNER, str(modules_file), CLI, "lsp"]
+    client = LanguageServerClient(command, {}, cwd=folder)
+    try:
+        client.initialize(folder)
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        client.open_document(path.as_uri(), text)
+        [diagnostic] = client.diagnostics(path.as_uri())
+        assert "is not a boolean" in diagnostic["message"]
+    finally:
+        client.close()
+    return set(modules_file.read_text("utf-8").split())
+
+
+GIT_MODULES = {
+    f"cleveragents.safety_toolkit.{name}"
+    for name in ("git_objects", "git_versions", "git_names", "head_version", "diff")
+}
+INVALID = "require_sandbox: maybe\n"
+
+
+def test_the_language_server_opens_a_file_outside_a_repository_without_git_or_pydantic(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    modules = _language_server_modules(tmp_path, folder, "a.safety_profile.yaml", INVALID)
+    assert pydantic_modules(modules) == set()
+    assert GIT_MODULES & modules == set()
+
+
+def test_the_language_server_opens_a_file_in_a_repository_without_pydantic(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", {"a.safety_profile.yaml": FLOOR})
+    modules = _language_server_modules(tmp_path, repository, "a.safety_profile.yaml", INVALID)
+    assert pydantic_modules(modules) == set()
+    assert "cleveragents.safety_toolkit.head_version" in modules  # HEAD's version was read

@@ -33,6 +33,16 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
+from .git_paths import (
+    _stuck,
+    _time_limit,
+    folder_with_git,
+    limit_git_time,
+    nearest_with_git,
+    quoted,
+    stuck_repositories,
+)
+
 __all__ = [
     "GITLINK",
     "LINK",
@@ -83,17 +93,6 @@ TRANSFORMING_ATTRIBUTES = (
 ARCHIVE_ATTRIBUTES = ("export-subst", "export-ignore")
 
 
-MAX_QUOTED = 200  # characters of a name a message quotes (a link's target may be megabytes)
-
-
-def quoted(name: str) -> str:
-    """A name in a message: in quotes, escaped as reports escape names (a byte that is not
-    UTF-8 as `\\xe9`, a control character as `\\x1b`), a long one cut short."""
-    if len(name) > MAX_QUOTED:
-        return f"'{visible(name[:MAX_QUOTED])}...' ({len(name)} characters)"
-    return f"'{visible(name)}'"
-
-
 class GitError(Exception):
     """git cannot answer: not a repository, an unknown revision, git missing. The message says
     what to do; the CLI reports it as a usage error."""
@@ -137,12 +136,6 @@ GIT_ENVIRONMENT = {
     "GIT_NO_REPLACE_OBJECTS": "1",
 }
 _EMPTY = "SAFETY_PROFILE_GIT_EMPTY"  # an empty variable: `--config-env=KEY=_EMPTY` empties KEY
-GIT_TIMEOUT = 120.0  # seconds: a git that has not answered by then is stuck (a FIFO included)
-# How long a git may take in this process (`limit_git_time`), and the repositories where one
-# did not answer in time: git is not asked there again (each of a command's gits, or each file
-# a language server opens, would wait as long again).
-_time_limit = [GIT_TIMEOUT]
-_stuck: set[str] = set()
 # Commands that never run a filter (they hash no file of the work tree): no need to look up
 # the repository's filter drivers first.
 _NO_FILTERS = frozenset(
@@ -220,24 +213,6 @@ def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
         key = os.fsdecode(entry.split(b"\n", 1)[0])  # KEY, then a newline and the value
         names.add(key[len("filter.") : key.rindex(".")])
     return [f"filter.{name}.{setting}" for name in sorted(names) for setting in _FILTER_SETTINGS]
-
-
-def limit_git_time(seconds: float) -> None:
-    """Stop each git this process starts after `seconds` (GIT_TIMEOUT unless told): the language
-    server waits less than a command in CI, since nothing else is answered meanwhile."""
-    _time_limit[0] = seconds
-
-
-def stuck_repositories() -> frozenset[str]:
-    """The repositories where a git did not answer in time (and is not asked again)."""
-    return frozenset(_stuck)
-
-
-def folder_with_git(folder: str | os.PathLike[str]) -> str | None:
-    """The nearest folder at or above `folder` (its real path, where git starts looking)
-    holding `.git`: where git finds the repository of a git run in `folder`, unless `GIT_DIR`
-    names one. None: git finds none there (it says `not a git repository`)."""
-    return nearest_with_git(os.path.realpath(folder), {})
 
 
 def _repository_of(root: str | os.PathLike[str]) -> str:
@@ -1104,26 +1079,6 @@ def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
             known["\0GIT_DIR"] = _environment_work_tree()
         return known["\0GIT_DIR"]
     return nearest_with_git(os.path.dirname(os.path.abspath(path)), known)
-
-
-def nearest_with_git(folder: str, known: dict[str, str | None]) -> str | None:
-    """The nearest folder at or above `folder` holding `.git` (None: none); `known` remembers
-    the folders already asked about."""
-    walked = []
-    current = folder
-    while current not in known:
-        walked.append(current)
-        if os.path.lexists(os.path.join(current, ".git")):
-            known[current] = current
-            break
-        parent = os.path.dirname(current)
-        if parent == current:
-            known[current] = None
-            break
-        current = parent
-    for step in walked:
-        known[step] = known[current]
-    return known[folder]
 
 
 def _environment_work_tree() -> str | None:
