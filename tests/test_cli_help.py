@@ -135,3 +135,29 @@ def test_every_example_in_the_help_works(example: str, user_folder: Path) -> Non
         check=False,
     )
     assert (result.returncode, result.stderr) == (0, ""), example
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refused", "meant"),
+    [
+        (["chek", "a.yaml"], "argument COMMAND: invalid choice: 'chek'", "check"),
+        (["resolv"], "argument COMMAND: invalid choice: 'resolv'", "resolve"),
+        (["check", "--format", "jsno", "a.yaml"], "argument --format: invalid choice", "json"),
+        (["show", "--kind", "actoin", "a.yaml"], "argument --kind: invalid choice", "action"),
+    ],
+)
+def test_a_mistyped_command_or_choice_is_told_what_it_most_likely_means(
+    arguments: list[str], refused: str, meant: str
+) -> None:
+    result = run_program("safety-profile", *arguments)
+    assert (result.returncode, result.stdout) == (2, "")
+    last = result.stderr.splitlines()[-1]
+    assert refused in last
+    assert last.endswith(f"; did you mean {meant!r}?")
+
+
+def test_a_command_like_none_gets_no_suggestion() -> None:
+    result = run_program("safety-profile", "xyz")
+    assert result.returncode == 2
+    assert "invalid choice: 'xyz'" in result.stderr
+    assert "did you mean" not in result.stderr

@@ -116,10 +116,27 @@ class _TopLevelFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse quotes the arguments it refuses as given: escape them for the terminal."""
+    """argparse quotes the arguments it refuses as given: escape them for the terminal. A
+    value that is not one of the choices (a mistyped command, format or kind) is told the
+    choice it most likely misspells, as an unknown field is (`closest_field`)."""
 
     def error(self, message: str) -> NoReturn:
         super().error(visible(message, escape_backslashes=False))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as error:
+            if not isinstance(value, str) or action.choices is None:
+                raise
+            from cleveragents.reading.field_names import closest_field
+
+            close = closest_field(value, [str(choice) for choice in action.choices])
+            if close is None:
+                raise
+            raise argparse.ArgumentError(
+                action, f"{error.message}; did you mean {close!r}?"
+            ) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
