@@ -850,6 +850,130 @@ def _attributes(
                 found.setdefault(path, []).append(named)
 
 
+# Words in a configuration file that may make an attribute apply, or git refuse the repository:
+# `core.attributesFile`, `[attr]` (attr.tree), `include`/`includeIf` (another file may say
+# either), `extensions` (a format git may not read). Any of them, in any case: git is asked.
+_CONFIG_WORDS = (b"attr", b"include", b"extensions")
+
+
+def _config_files(git_dir: str) -> list[str]:
+    """Every configuration file git 2.39 reads here without GIT_* variables: the system's (at
+    /etc and at git's own prefix), the user's and the repository's."""
+    prefix = os.path.dirname(os.path.dirname(git_program()))
+    home = os.environ.get("HOME", "")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return [
+        "/etc/gitconfig",
+        os.path.join(prefix, "etc", "gitconfig"),
+        os.path.join(home, ".gitconfig"),
+        os.path.join(xdg, "git", "config"),
+        os.path.join(git_dir, "config"),
+        os.path.join(git_dir, "config.worktree"),
+    ]
+
+
+def _attribute_files(git_dir: str) -> list[str]:
+    """The attribute files that apply to every path whatever is configured."""
+    prefix = os.path.dirname(os.path.dirname(git_program()))
+    home = os.environ.get("HOME", "")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return [
+        "/etc/gitattributes",
+        os.path.join(prefix, "etc", "gitattributes"),
+        os.path.join(xdg, "git", "attributes"),
+        os.path.join(git_dir, "info", "attributes"),
+    ]
+
+
+def _holds(path: str, words: Sequence[bytes]) -> bool:
+    """Whether the file at `path` exists and holds any of `words` in any case (unreadable, or
+    not a regular file: it may, for all that can be told)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return True
+        with open(path, "rb") as file:
+            data = file.read().lower()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return any(word in data for word in words)
+
+
+def _index_may_hold_attributes(git_dir: str) -> bool:
+    """Whether the index may list a `.gitattributes` (git reads it from there for a path whose
+    folder's file is missing from the working tree): its bytes are scanned for the name, in
+    index versions 2 and 3, which keep each path whole; any other format, a split index or an
+    index that cannot be read: it may."""
+    index = os.path.join(git_dir, "index")
+    try:
+        with open(index, "rb") as file:
+            data = file.read()
+    except FileNotFoundError:
+        return False  # no commit nor `git add` yet: nothing listed
+    except OSError:
+        return True
+    if data[:4] != b"DIRC" or data[4:8] not in (b"\0\0\0\2", b"\0\0\0\3"):
+        return True
+    return b"gitattributes" in data.lower() or b"link" in data  # `link`: a split index
+
+
+# GIT_* variables that change nothing of which repository, configuration or attributes git
+# reads (transports, identities, editors, tracing); any other: git is asked.
+_HARMLESS_PREFIXES = (
+    *("GIT_SSL_", "GIT_HTTP_", "GIT_SSH", "GIT_PROXY_", "GIT_TRACE"),
+    *("GIT_AUTHOR_", "GIT_COMMITTER_"),
+)
+_HARMLESS = frozenset(
+    {"GIT_TERMINAL_PROMPT", "GIT_EDITOR", "GIT_PAGER", "GIT_ASKPASS", *GIT_ENVIRONMENT}
+)
+
+
+def _harmless(name: str) -> bool:
+    return name in _HARMLESS or name.startswith(_HARMLESS_PREFIXES)
+
+
+def no_attribute_can_apply(top: str, targets: Sequence[str]) -> bool:
+    """Whether, for certain, no git attribute applies to any of `targets` (real paths in the
+    work tree `top`), so `git check-attr` need not run: no GIT_* variable but harmless ones is
+    set; `top/.git` is a repository folder owned, as `top` is, by this user (else git may
+    refuse it, which must be said); no `.gitattributes` in the folders from `top` down to each
+    target, on disk or in the index; no attribute file that always applies; and no
+    configuration file that names one (or includes another, or asks for a format git may not
+    read). When in doubt: False, and git is asked."""
+    if any(name.startswith("GIT_") and not _harmless(name) for name in os.environ):
+        return False
+    git_dir = os.path.join(top, ".git")
+    try:
+        owner = os.geteuid()
+        if os.lstat(top).st_uid != owner or os.lstat(git_dir).st_uid != owner:
+            return False
+        if not stat.S_ISDIR(os.lstat(git_dir).st_mode):
+            return False
+        if not os.path.isfile(os.path.join(git_dir, "HEAD")):
+            return False
+    except (OSError, GitError):
+        return False
+    folders = set()
+    for target in targets:
+        folder = os.path.dirname(target)
+        while inside(folder, top) and folder not in folders:
+            folders.add(folder)
+            folder = os.path.dirname(folder)
+    if any(os.path.lexists(os.path.join(folder, ".gitattributes")) for folder in folders):
+        return False
+    try:
+        attribute_files = _attribute_files(git_dir)
+        config_files = _config_files(git_dir)
+    except GitError:
+        return False
+    if any(os.path.lexists(path) for path in attribute_files):
+        return False
+    if any(_holds(path, _CONFIG_WORDS) for path in config_files):
+        return False
+    return not _index_may_hold_attributes(git_dir)
+
+
 def attribute_message(attributes: Sequence[str]) -> str:
     """What `check` and `diff` say about a file an attribute transforms."""
     archive = all(a.split("=")[0] in ARCHIVE_ATTRIBUTES for a in attributes)
@@ -915,6 +1039,8 @@ def checkout_problems(
             by_tree.setdefault(top, []).append(target)
     found: dict[str, list[str]] = {}
     for top, targets in by_tree.items():
+        if no_attribute_can_apply(top, targets):
+            continue  # git would say nothing: no process started
         try:
             found.update(transformed_paths(Path(top), targets, None, False))
         except GitError as error:
