@@ -161,3 +161,18 @@ def test_a_command_like_none_gets_no_suggestion() -> None:
     assert result.returncode == 2
     assert "invalid choice: 'xyz'" in result.stderr
     assert "did you mean" not in result.stderr
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_the_parser_built_for_one_command_is_that_command_of_the_whole_one(name: str) -> None:
+    """A run builds only the options of the command it runs (`build_parser(name)`): the
+    command's parser is the same as in the whole one (its help, so its options), and the others
+    are still listed, so a mistyped command is still told the choices."""
+    whole = subcommands()
+    action = next(
+        a for a in build_parser(name)._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    assert sorted(action.choices) == COMMANDS
+    assert action.choices[name].format_help() == whole[name].format_help()
+    for other in set(COMMANDS) - {name}:
+        assert [a.dest for a in action.choices[other]._actions] == ["help", "traceback"]
