@@ -856,33 +856,20 @@ def _attributes(
 _CONFIG_WORDS = (b"attr", b"include", b"extensions")
 
 
-def _config_files(git_dir: str) -> list[str]:
-    """Every configuration file git 2.39 reads here without GIT_* variables: the system's (at
-    /etc and at git's own prefix), the user's and the repository's."""
+def _files_git_reads(git_dir: str) -> tuple[list[str], list[str]]:
+    """The configuration files git 2.39 reads here without GIT_* variables (the system's, at
+    /etc and at git's own prefix, the user's and the repository's), and the attribute files
+    that apply to every path whatever is configured (the same places' defaults)."""
     prefix = os.path.dirname(os.path.dirname(git_program()))
     home = os.environ.get("HOME", "")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    return [
-        "/etc/gitconfig",
-        os.path.join(prefix, "etc", "gitconfig"),
-        os.path.join(home, ".gitconfig"),
-        os.path.join(xdg, "git", "config"),
-        os.path.join(git_dir, "config"),
-        os.path.join(git_dir, "config.worktree"),
-    ]
-
-
-def _attribute_files(git_dir: str) -> list[str]:
-    """The attribute files that apply to every path whatever is configured."""
-    prefix = os.path.dirname(os.path.dirname(git_program()))
-    home = os.environ.get("HOME", "")
-    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    return [
-        "/etc/gitattributes",
-        os.path.join(prefix, "etc", "gitattributes"),
-        os.path.join(xdg, "git", "attributes"),
-        os.path.join(git_dir, "info", "attributes"),
-    ]
+    config = ["/etc/gitconfig", os.path.join(prefix, "etc", "gitconfig")]
+    config += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config")]
+    config += [os.path.join(git_dir, "config"), os.path.join(git_dir, "config.worktree")]
+    attributes = ["/etc/gitattributes", os.path.join(prefix, "etc", "gitattributes")]
+    attributes += [os.path.join(xdg, "git", "attributes")]
+    attributes += [os.path.join(git_dir, "info", "attributes")]
+    return config, attributes
 
 
 def _holds(path: str, words: Sequence[bytes]) -> bool:
@@ -963,8 +950,7 @@ def no_attribute_can_apply(top: str, targets: Sequence[str]) -> bool:
     if any(os.path.lexists(os.path.join(folder, ".gitattributes")) for folder in folders):
         return False
     try:
-        attribute_files = _attribute_files(git_dir)
-        config_files = _config_files(git_dir)
+        config_files, attribute_files = _files_git_reads(git_dir)
     except GitError:
         return False
     if any(os.path.lexists(path) for path in attribute_files):
