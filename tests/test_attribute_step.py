@@ -35,9 +35,9 @@ def _logging_git(folder: Path, log: Path) -> Path:
 
 
 def run_check(
-    tmp_path: Path, repository: Path, **env: str
+    tmp_path: Path, repository: Path, *arguments: str, **env: str
 ) -> tuple[subprocess.CompletedProcess[str], list[str]]:
-    """`safety-profile check PROFILE` in `repository`, and the git commands it ran."""
+    """`safety-profile check PROFILE` (or ARGUMENTS) in `repository`, and the gits it ran."""
     log = tmp_path / "gits.log"
     log.unlink(missing_ok=True)
     wrappers = tmp_path / "wrappers"
@@ -51,7 +51,8 @@ def run_check(
         "XDG_CONFIG_HOME": str(home / ".config"),
         **env,
     }
-    result = run_program("safety-profile", "check", PROFILE, cwd=repository, env=environment)
+    arguments = arguments or ("check", PROFILE)
+    result = run_program("safety-profile", *arguments, cwd=repository, env=environment)
     gits = log.read_text("utf-8").splitlines() if log.exists() else []
     return result, gits
 
@@ -141,4 +142,36 @@ def test_a_git_variable_that_changes_what_git_reads_asks_git(
     result, gits = run_check(tmp_path, repository, **settings)
     assert result.returncode == 1, result.stderr
     assert REFUSED in result.stdout
+    assert check_attr_runs(gits) >= 1
+
+
+LOOSE = "require_sandbox: false\n"
+
+
+def test_diff_git_asks_git_for_no_attributes_where_none_can_apply(
+    tmp_path: Path, repository: Path
+) -> None:
+    (repository / PROFILE).write_text(LOOSE, encoding="utf-8")
+    for staged in ((), ("--staged",)):
+        if staged:
+            git(repository, "add", PROFILE)
+        result, gits = run_check(tmp_path, repository, "diff", "--git", "HEAD", *staged)
+        assert result.returncode == 1, result.stderr
+        assert "loosens: require_sandbox: true → false" in result.stdout
+        assert check_attr_runs(gits) == 0
+        assert not any(" read-tree " in f" {line} " for line in gits)
+
+
+def test_diff_git_refuses_a_file_an_attribute_of_the_old_tree_transforms(
+    tmp_path: Path, repository: Path
+) -> None:
+    """The attribute is in HEAD's tree only (removed since): git is asked about HEAD."""
+    write_files(repository, {".gitattributes": "*.yaml ident\n"})
+    git(repository, "add", ".gitattributes")
+    git(repository, "commit", "-q", "-m", "attributes")
+    git(repository, "rm", "-q", ".gitattributes")
+    (repository / PROFILE).write_text(LOOSE, encoding="utf-8")
+    result, gits = run_check(tmp_path, repository, "diff", "--git", "HEAD")
+    assert result.returncode == 1, result.stderr
+    assert "in HEAD: the git attribute ident makes a checkout" in result.stdout
     assert check_attr_runs(gits) >= 1

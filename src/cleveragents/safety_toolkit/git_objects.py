@@ -65,6 +65,8 @@ __all__ = [
     "inside",
     "limit_git_time",
     "locate",
+    "no_attribute_can_apply",
+    "no_attribute_in_tree",
     "outside_problems",
     "quoted",
     "read_blobs",
@@ -920,14 +922,13 @@ def _harmless(name: str) -> bool:
     return name in _HARMLESS or name.startswith(_HARMLESS_PREFIXES)
 
 
-def no_attribute_can_apply(top: str, targets: Sequence[str]) -> bool:
-    """Whether, for certain, no git attribute applies to any of `targets` (real paths in the
-    work tree `top`), so `git check-attr` need not run: no GIT_* variable but harmless ones is
-    set; `top/.git` is a repository folder owned, as `top` is, by this user (else git may
-    refuse it, which must be said); no `.gitattributes` in the folders from `top` down to each
-    target, on disk or in the index; no attribute file that always applies; and no
+def _nothing_configured(top: str) -> bool:
+    """Whether, for certain, no attribute applies to the paths of the work tree `top` but by
+    a `.gitattributes` file, and git would not refuse it: no GIT_* variable but harmless ones
+    is set; `top/.git` is a repository folder owned, as `top` is, by this user (else git may
+    refuse it, which must be said); no attribute file that always applies; and no
     configuration file that names one (or includes another, or asks for a format git may not
-    read). When in doubt: False, and git is asked."""
+    read)."""
     if any(name.startswith("GIT_") and not _harmless(name) for name in os.environ):
         return False
     git_dir = os.path.join(top, ".git")
@@ -939,8 +940,20 @@ def no_attribute_can_apply(top: str, targets: Sequence[str]) -> bool:
             return False
         if not os.path.isfile(os.path.join(git_dir, "HEAD")):
             return False
+        config_files, attribute_files = _files_git_reads(git_dir)
     except (OSError, GitError):
         return False
+    if any(os.path.lexists(path) for path in attribute_files):
+        return False
+    return not any(_holds(path, _CONFIG_WORDS) for path in config_files)
+
+
+def no_attribute_can_apply(top: str, targets: Sequence[str]) -> bool:
+    """Whether, for certain, no git attribute applies to any of `targets` (real paths in the
+    work tree `top`) as the working tree's attributes are read, so `git check-attr` need not
+    run: nothing configured (`_nothing_configured`) and no `.gitattributes` in the folders
+    from `top` down to each target, on disk or in the index. When in doubt: False, and git
+    is asked."""
     folders = set()
     for target in targets:
         folder = os.path.dirname(target)
@@ -949,15 +962,17 @@ def no_attribute_can_apply(top: str, targets: Sequence[str]) -> bool:
             folder = os.path.dirname(folder)
     if any(os.path.lexists(os.path.join(folder, ".gitattributes")) for folder in folders):
         return False
-    try:
-        config_files, attribute_files = _files_git_reads(git_dir)
-    except GitError:
+    if not _nothing_configured(top):
         return False
-    if any(os.path.lexists(path) for path in attribute_files):
+    return not _index_may_hold_attributes(os.path.join(top, ".git"))
+
+
+def no_attribute_in_tree(top: str, listed: Collection[str]) -> bool:
+    """`no_attribute_can_apply` for attributes read from a tree or the index (`listed`: its
+    paths): nothing configured, and no `.gitattributes` anywhere in it (in any case)."""
+    if any(os.path.basename(path).lower() == ".gitattributes" for path in listed):
         return False
-    if any(_holds(path, _CONFIG_WORDS) for path in config_files):
-        return False
-    return not _index_may_hold_attributes(git_dir)
+    return _nothing_configured(top)
 
 
 def attribute_message(attributes: Sequence[str]) -> str:

@@ -41,6 +41,8 @@ from .git_objects import (
     WorkTree,
     attribute_message,
     git,
+    no_attribute_can_apply,
+    no_attribute_in_tree,
     not_a_file,
     quoted,
     transformed_paths,
@@ -397,9 +399,16 @@ class _Comparison:
         """The names (of `files`: name -> the file it gives) whose file an attribute
         transforms on `side`, each reported."""
         tree = side if isinstance(side, Tree) else None
+        targets = sorted(set(files.values()))
+        root = str(self.repository.root)
+        if tree is not None and no_attribute_in_tree(root, tree.paths()):
+            return set()  # git would say nothing: no process started
+        real = [os.path.join(root, target) for target in targets]
+        if tree is None and no_attribute_can_apply(root, real):
+            return set()
         attributes = transformed_paths(
             self.repository.root,
-            sorted(set(files.values())),
+            targets,
             None if tree is None else tree.revision,
             cached=tree is not None,
         )
