@@ -585,7 +585,9 @@ class WorkTree:
 
     revision = None
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, untracked: Collection[str] | None = None) -> None:
+        """`untracked`: the files git does not track and does not ignore, when already asked
+        (else git is asked here)."""
         self.root = root
         self.label = "in the working tree"
         index: dict[str, Entry] = {}
@@ -596,9 +598,10 @@ class WorkTree:
             index[path] = Entry(mode, oid)
             if tag == "S" or tag.islower():  # skip-worktree, assume-unchanged
                 unwatched.add(path)
-        untracked = set(
-            filter(None, _fields(git(root, "ls-files", "-z", "--others", "--exclude-standard")))
-        )
+        if untracked is None:
+            listed = git(root, "ls-files", "-z", "--others", "--exclude-standard")
+            untracked = list(filter(None, _fields(listed)))
+        untracked = set(untracked)
         on_disk = {path for path in index.keys() | untracked if os.path.lexists(root / path)}
         # `git diff` takes the files git is told not to look at as unchanged: those on disk are
         # compared anyway (`unwatched`); those a sparse checkout leaves out hold the index's.
