@@ -96,16 +96,17 @@ def wall_time(
 
 
 def interleaved_wall_times(
-    commands: list[tuple[list[str], tuple[int, ...]]], repeat: int
+    commands: list[tuple[list[str], tuple[int, ...]]], repeat: int, cwd: Path | None = None
 ) -> list[float]:
     """The median wall time of each (command, exit statuses it may end with), running them in
-    turn `repeat` times: on a shared machine a burst of load then falls on every command."""
+    turn `repeat` times (in `cwd`): on a shared machine a burst of load then falls on every
+    command."""
     for command, ok in commands:  # untimed: bytecode written, files in the page cache
-        _run_once(command, None, ok)
+        _run_once(command, cwd, ok)
     times: list[list[float]] = [[] for _ in commands]
     for _ in range(repeat):
         for (command, ok), taken in zip(commands, times, strict=True):
-            taken.append(_run_once(command, None, ok))
+            taken.append(_run_once(command, cwd, ok))
     return [statistics.median(taken) for taken in times]
 
 

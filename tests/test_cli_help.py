@@ -135,3 +135,44 @@ def test_every_example_in_the_help_works(example: str, user_folder: Path) -> Non
         check=False,
     )
     assert (result.returncode, result.stderr) == (0, ""), example
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refused", "meant"),
+    [
+        (["chek", "a.yaml"], "argument COMMAND: invalid choice: 'chek'", "check"),
+        (["resolv"], "argument COMMAND: invalid choice: 'resolv'", "resolve"),
+        (["check", "--format", "jsno", "a.yaml"], "argument --format: invalid choice", "json"),
+        (["show", "--kind", "actoin", "a.yaml"], "argument --kind: invalid choice", "action"),
+    ],
+)
+def test_a_mistyped_command_or_choice_is_told_what_it_most_likely_means(
+    arguments: list[str], refused: str, meant: str
+) -> None:
+    result = run_program("safety-profile", *arguments)
+    assert (result.returncode, result.stdout) == (2, "")
+    last = result.stderr.splitlines()[-1]
+    assert refused in last
+    assert last.endswith(f"; did you mean {meant!r}?")
+
+
+def test_a_command_like_none_gets_no_suggestion() -> None:
+    result = run_program("safety-profile", "xyz")
+    assert result.returncode == 2
+    assert "invalid choice: 'xyz'" in result.stderr
+    assert "did you mean" not in result.stderr
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_the_parser_built_for_one_command_is_that_command_of_the_whole_one(name: str) -> None:
+    """A run builds only the options of the command it runs (`build_parser(name)`): the
+    command's parser is the same as in the whole one (its help, so its options), and the others
+    are still listed, so a mistyped command is still told the choices."""
+    whole = subcommands()
+    action = next(
+        a for a in build_parser(name)._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    assert sorted(action.choices) == COMMANDS
+    assert action.choices[name].format_help() == whole[name].format_help()
+    for other in set(COMMANDS) - {name}:
+        assert [a.dest for a in action.choices[other]._actions] == ["help", "traceback"]

@@ -23,6 +23,7 @@ from conftest import (
     expected_output_path,
     relative,
 )
+from git_repos import git, new_repository
 
 from cleveragents.safety_toolkit.formats import format_names
 
@@ -153,3 +154,97 @@ def test_the_floor_is_loaded_and_applied_without_pydantic(tmp_path: Path, set_by
         "1 of 2 files invalid\n"
     )
     assert pydantic_modules(modules) == set()
+
+
+# --- diff, diff --git, resolve and the language server ----------------------------------------
+
+CHANGED = "require_sandbox: false\nmax_retries_per_step: 2\n"
+
+
+def test_diff_of_two_files_imports_no_pydantic(tmp_path: Path) -> None:
+    (tmp_path / "old.safety_profile.yaml").write_text(FLOOR, encoding="utf-8")
+    (tmp_path / "new.safety_profile.yaml").write_text(CHANGED, encoding="utf-8")
+    status, output, modules = run_with_modules(
+        tmp_path, "diff", "old.safety_profile.yaml", "new.safety_profile.yaml", cwd=tmp_path
+    )
+    assert status == 1
+    assert output.startswith("new.safety_profile.yaml:1:18: loosens: require_sandbox: true → false")
+    assert pydantic_modules(modules) == set()
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_diff_git_imports_no_pydantic(tmp_path: Path, staged: bool) -> None:
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", {"a.safety_profile.yaml": FLOOR})
+    (repository / "a.safety_profile.yaml").write_text(CHANGED, encoding="utf-8")
+    if staged:
+        git(repository, "add", "a.safety_profile.yaml")
+    options = ["--staged"] if staged else []
+    status, output, modules = run_with_modules(
+        tmp_path, "diff", "--git", "HEAD", *options, cwd=repository
+    )
+    assert status == 1
+    assert output.startswith("a.safety_profile.yaml:1:18: loosens: require_sandbox: true → false")
+    assert "cleveragents.safety_toolkit.git_versions" in modules  # git was asked
+    assert pydantic_modules(modules) == set()
+
+
+def test_resolve_imports_no_pydantic(tmp_path: Path) -> None:
+    (tmp_path / "plan.safety_profile.yaml").write_text(CHANGED, encoding="utf-8")
+    (tmp_path / "project.safety_profile.yaml").write_text(FLOOR, encoding="utf-8")
+    action = relative(VALID_ACTIONS[0])
+    arguments = ["--plan", "plan.safety_profile.yaml", "--project", "project.safety_profile.yaml"]
+    status, output, modules = run_with_modules(
+        tmp_path, "resolve", *arguments, "--action", str(REPO_ROOT / action), cwd=tmp_path
+    )
+    assert status == 0
+    assert "# note: plan loosens project: require_sandbox true → false" in output
+    assert "provenance: PLAN" in output
+    assert pydantic_modules(modules) == set()
+
+
+def _language_server_modules(tmp_path: Path, folder: Path, name: str, text: str) -> set[str]:
+    """The modules a language server imported by the time it published the first diagnostics
+    for one file it opened (and was then shut down)."""
+    from lsp_client import LanguageServerClient
+
+    modules_file = tmp_path / "modules.txt"
+    command = [sys.executable, "-c", RUNNER, str(modules_file), CLI, "lsp"]
+    client = LanguageServerClient(command, {}, cwd=folder)
+    try:
+        client.initialize(folder)
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        client.open_document(path.as_uri(), text)
+        [diagnostic] = client.diagnostics(path.as_uri())
+        assert "is not a boolean" in diagnostic["message"]
+    finally:
+        client.close()
+    return set(modules_file.read_text("utf-8").split())
+
+
+GIT_MODULES = {
+    f"cleveragents.safety_toolkit.{name}"
+    for name in ("git_objects", "git_versions", "git_names", "head_version", "diff")
+}
+INVALID = "require_sandbox: maybe\n"
+
+
+def test_the_language_server_opens_a_file_outside_a_repository_without_git_or_pydantic(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    modules = _language_server_modules(tmp_path, folder, "a.safety_profile.yaml", INVALID)
+    assert pydantic_modules(modules) == set()
+    assert GIT_MODULES & modules == set()
+
+
+def test_the_language_server_opens_a_file_in_a_repository_without_pydantic(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", {"a.safety_profile.yaml": FLOOR})
+    modules = _language_server_modules(tmp_path, repository, "a.safety_profile.yaml", INVALID)
+    assert pydantic_modules(modules) == set()
+    assert "cleveragents.safety_toolkit.head_version" in modules  # HEAD's version was read

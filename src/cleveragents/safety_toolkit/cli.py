@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, NoReturn
 
@@ -117,13 +117,37 @@ class _TopLevelFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse quotes the arguments it refuses as given: escape them for the terminal."""
+    """argparse quotes the arguments it refuses as given: escape them for the terminal. A
+    value that is not one of the choices (a mistyped command, format or kind) is told the
+    choice it most likely misspells, as an unknown field is (`closest_field`)."""
 
     def error(self, message: str) -> NoReturn:
         super().error(visible(message, escape_backslashes=False))
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as error:
+            if not isinstance(value, str) or action.choices is None:
+                raise
+            from cleveragents.reading.field_names import closest_field
 
-def build_parser() -> argparse.ArgumentParser:
+            close = closest_field(value, [str(choice) for choice in action.choices])
+            if close is None:
+                raise
+            raise argparse.ArgumentError(
+                action, f"{error.message}; did you mean {close!r}?"
+            ) from None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command, each with its options; with `only` (a
+    command's name), only that command's options are built (the run needs no other: the
+    others are listed, by name and summary, as choices of COMMAND)."""
+
+    def wanted(name: str) -> bool:
+        return only is None or name == only
+
     parser = _Parser(
         prog="safety-profile",
         description="Check, show and describe CleverAgents Safety Profile YAML files.",
@@ -158,40 +182,56 @@ def build_parser() -> argparse.ArgumentParser:
             **options,
         )
 
-    kinds = sorted(KINDS)
+    for name, add_options, handler in _COMMANDS:
+        if name == "diff":
+            description = COMMAND_HELP["diff"].description
+            if wanted(name):  # its description lists the strictness rules
+                description = description.format(rules=_strictness_rules_text())
+            command = add_command(name, usage=DIFF_USAGE, description=description)
+        else:
+            command = add_command(name)
+        if wanted(name):
+            add_options(command)
+        command.set_defaults(handler=handler(command))
+    return parser
 
-    def add_format(command: argparse.ArgumentParser, name: str) -> None:
-        """`--format`: the formats that render the command's report, from the one registry."""
-        command.add_argument(
-            "--format",
-            dest="output_format",
-            choices=format_names(name),
-            default="text",
-            help=format_help(name),
-        )
 
-    def add_kind_and_format(command: argparse.ArgumentParser, name: str) -> None:
-        """The options `check` and `diff` share: the document kind and the report format."""
-        command.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
-        add_format(command, name)
+def _add_kind_and_format(command: argparse.ArgumentParser, name: str) -> None:
+    """The options `check` and `diff` share: the document kind and the report format."""
+    command.add_argument("--kind", choices=sorted(KINDS), default="profile", help=KIND_HELP)
+    _add_format(command, name)
 
-    def add_floor_options(command: argparse.ArgumentParser) -> None:
-        """--floor and --no-floor, for the commands that hold profiles to the floor."""
-        command.add_argument("--floor", metavar="FLOOR", help=FLOOR_HELP)
-        command.add_argument("--no-floor", action="store_true", help=NO_FLOOR_HELP)
-        command.add_argument("--add-floor", metavar="FLOOR", action="append", help=ADD_FLOOR_HELP)
 
-    check = add_command("check")
-    add_kind_and_format(check, "check")
-    add_floor_options(check)
+def _add_format(command: argparse.ArgumentParser, name: str) -> None:
+    """`--format`: the formats that render the command's report, from the one registry."""
+    command.add_argument(
+        "--format",
+        dest="output_format",
+        choices=format_names(name),
+        default="text",
+        help=format_help(name),
+    )
+
+
+def _add_floor_options(command: argparse.ArgumentParser) -> None:
+    """--floor and --no-floor, for the commands that hold profiles to the floor."""
+    command.add_argument("--floor", metavar="FLOOR", help=FLOOR_HELP)
+    command.add_argument("--no-floor", action="store_true", help=NO_FLOOR_HELP)
+    command.add_argument("--add-floor", metavar="FLOOR", action="append", help=ADD_FLOOR_HELP)
+
+
+def _add_check_options(check: argparse.ArgumentParser) -> None:
+    _add_kind_and_format(check, "check")
+    _add_floor_options(check)
     check.add_argument(
         "files", nargs="+", metavar="FILE", help="a YAML file to check; give several at once"
     )
 
-    schema = add_command("schema")
+
+def _add_schema_options(schema: argparse.ArgumentParser) -> None:
     schema.add_argument(
         "--kind",
-        choices=kinds,
+        choices=sorted(KINDS),
         default="profile",
         help="which schema: profile, the Safety Profile's; action, the action's "
         "(default: %(default)s)",
@@ -202,12 +242,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the installed schema file's path, not the schema (default: the schema)",
     )
 
-    show = add_command("show")
-    show.add_argument("--kind", choices=kinds, default="profile", help=KIND_HELP)
-    add_format(show, "show")
+
+def _add_show_options(show: argparse.ArgumentParser) -> None:
+    show.add_argument("--kind", choices=sorted(KINDS), default="profile", help=KIND_HELP)
+    _add_format(show, "show")
     show.add_argument("file", metavar="FILE", help="the YAML file to show")
 
-    init = add_command("init")
+
+def _add_init_options(init: argparse.ArgumentParser) -> None:
     init.add_argument(
         "file",
         metavar="FILE",
@@ -223,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
         "else the schema's published URL, its $id)",
     )
 
-    resolve = add_command("resolve")
+
+def _add_resolve_options(resolve: argparse.ArgumentParser) -> None:
     resolve.add_argument(
         "--plan",
         metavar="FILE",
@@ -245,23 +288,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the global safety profile file (default: the built-in DEFAULT_SAFETY_PROFILE)",
     )
-    add_format(resolve, "resolve")
-    add_floor_options(resolve)
-    rules = add_command("rules")
+    _add_format(resolve, "resolve")
+    _add_floor_options(resolve)
+
+
+def _add_rules_options(rules: argparse.ArgumentParser) -> None:
     rules.add_argument(
         "rule",
         nargs="?",
         metavar="ID",
         help="the rule to explain, e.g. yaml.tab (default: list every rule)",
     )
-    add_format(rules, "rules")
-    diff = add_command(
-        "diff",
-        usage=DIFF_USAGE,
-        description=COMMAND_HELP["diff"].description.format(rules=_strictness_rules_text()),
-    )
-    add_kind_and_format(diff, "diff")
-    add_floor_options(diff)
+    _add_format(rules, "rules")
+
+
+def _add_diff_options(diff: argparse.ArgumentParser) -> None:
+    _add_kind_and_format(diff, "diff")
+    _add_floor_options(diff)
     diff.add_argument(
         "--git",
         metavar="REV",
@@ -295,33 +338,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="OLD NEW; with --git or --pre-commit, files or folders to compare",
     )
-    completion = add_command("completion")
+
+
+def _add_completion_options(completion: argparse.ArgumentParser) -> None:
     completion.add_argument(
         "shell",
         metavar="SHELL",
         choices=list(COMPLETION_SHELLS),
         help="bash, zsh or fish: the shell the script is for",
     )
-    lsp = add_command("lsp")
+
+
+def _add_lsp_options(lsp: argparse.ArgumentParser) -> None:
     # Editors' configurations often pass --stdio; standard input and output is the only way.
     lsp.add_argument(
         "--stdio",
         action="store_true",
         help="serve over standard input and output, the only transport (default: on)",
     )
-    for command, handler in (
-        (check, partial(run_check, check)),
-        (schema, run_schema),
-        (show, run_show),
-        (init, run_init),
-        (resolve, partial(run_resolve, resolve)),
-        (rules, run_rules),
-        (diff, partial(run_diff, diff)),
-        (completion, run_completion),
-        (lsp, run_lsp),
-    ):
-        command.set_defaults(handler=handler)
-    return parser
 
 
 def _strictness_rules_text() -> str:
@@ -512,10 +546,42 @@ def run_lsp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# Each command: its name, what adds its options, and its handler (given its parser).
+_COMMANDS: tuple[
+    tuple[
+        str,
+        Callable[[argparse.ArgumentParser], None],
+        Callable[[argparse.ArgumentParser], Callable[[argparse.Namespace], int]],
+    ],
+    ...,
+] = (
+    ("check", _add_check_options, lambda parser: partial(run_check, parser)),
+    ("schema", _add_schema_options, lambda parser: run_schema),
+    ("show", _add_show_options, lambda parser: run_show),
+    ("init", _add_init_options, lambda parser: run_init),
+    ("resolve", _add_resolve_options, lambda parser: partial(run_resolve, parser)),
+    ("rules", _add_rules_options, lambda parser: run_rules),
+    ("diff", _add_diff_options, lambda parser: partial(run_diff, parser)),
+    ("completion", _add_completion_options, lambda parser: run_completion),
+    ("lsp", _add_lsp_options, lambda parser: run_lsp),
+)
+COMMAND_NAMES = tuple(name for name, _, _ in _COMMANDS)
+
+
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    """The command `argv` names, read as argparse would (after `--traceback`); None when it
+    names none (then every command is built: `--help`, `--version`, a mistyped command)."""
+    for argument in argv:
+        if argument != "--traceback":
+            return argument if argument in COMMAND_NAMES else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_chosen_command(arguments))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
         # The command's own handler, chosen by the parser (set_defaults); it checks what
         # argparse cannot (in the command's module) before doing anything.
         return int(args.handler(args))

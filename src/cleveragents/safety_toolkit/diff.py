@@ -1,8 +1,10 @@
 """`safety-profile diff`: whether a change makes a safety profile less strict, field by field.
 
-Both versions of a file are read through the one checking path, so an invalid file is reported
-exactly as `check` reports it; which value is stricter is the layer's `compare_profiles`. The
-versions come from files or from git (`git_versions`); this module only compares.
+Both versions of a file are read through the commands' one validator (`document_check`), so an
+invalid file is reported exactly as `check` reports it, and compared as plain values (the
+profile's effective values, `document_values`) with the layer's `compare_values`: no model is
+built and pydantic is not imported. The versions come from files or from git (`git_versions`);
+this module only compares.
 """
 
 from __future__ import annotations
@@ -13,16 +15,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cleveragents.domain.models.core.document_values import model_profile_values
-from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
-from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
+from cleveragents.domain.models.core.document_check import PROFILE, check_loaded
+from cleveragents.domain.models.core.document_values import (
+    ProfileValues,
+    profile_values,
+    shown_document,
+)
+from cleveragents.domain.models.core.strictness import FieldChange, compare_values
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.files import file_problem, read_regular_file
+from cleveragents.reading.loaded_file import load_bytes
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
-from cleveragents.reading.validation import check_yaml_bytes_with_document
 
 from .floor import Floor, FloorSetting, below_floor, floor_setting
 from .kinds import KINDS, DocumentKind
@@ -111,37 +117,45 @@ class Version:
     origin: str = ""  # where an old version comes from (a revision), said in its problems
 
 
+# DEFAULT_SAFETY_PROFILE's effective values: every field at its schema default.
+DEFAULT_VALUES = profile_values({})
+
+
 @dataclass(frozen=True, slots=True)
 class Baseline:
     """What applied before a profile was added: an added profile (or an action that gains one)
-    is compared with it, and each field it makes looser is a loosening."""
+    is compared with it, and each field it makes looser is a loosening. Its effective values
+    (`document_values`); by default DEFAULT_SAFETY_PROFILE's, every field at its default."""
 
-    profile: SafetyProfile = DEFAULT_SAFETY_PROFILE
+    profile: ProfileValues = DEFAULT_VALUES
     name: str = "DEFAULT_SAFETY_PROFILE"
 
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
-    profile: SafetyProfile | None  # the profile the file sets (None: an action without one)
+    profile: ProfileValues | None  # the profile the file sets (None: an action without one)
+    mapping: dict[str, Any] | None  # that profile as loaded
     document: YamlDocument
     prefix: Loc  # where the profile sits in the document
 
 
 def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]:
     assert version.data is not None
-    result, document = check_yaml_bytes_with_document(version.data, version.name, kind.model())
-    if result.instance is None or document is None:
+    loaded = load_bytes(version.data, version.name)
+    checked = check_loaded(loaded, kind.schema(), version.name)
+    if checked.valid is None or loaded.document is None:
         if version.origin:
             return tuple(
                 p._replace(message=f"{p.message} (the version in {version.origin})")
-                for p in result.problems
+                for p in checked.problems
             )
-        return result.problems
-    profile, prefix = kind.profile_in(result.instance)
-    return _Loaded(profile, document, prefix)
+        return checked.problems
+    mapping, prefix = kind.profile_mapping_in(checked.valid)
+    profile = None if mapping is None else profile_values(mapping)
+    return _Loaded(profile, mapping, loaded.document, prefix)
 
 
-def _notes(change: FieldChange, new_profile: SafetyProfile, new_file: bool = False) -> list[str]:
+def _notes(change: FieldChange, new_profile: ProfileValues, new_file: bool = False) -> list[str]:
     """What a reviewer might not see in `old → new`: the meaning of null and [], which
     categories came and went, and a value that is now a default because its key is gone."""
     facts = FIELD_FACTS[change.field]
@@ -152,19 +166,19 @@ def _notes(change: FieldChange, new_profile: SafetyProfile, new_file: bool = Fal
         removed = [c for c in change.old if c not in change.new]
         notes += [f"adds {', '.join(map(yaml_value, added))}"] if added else []
         notes += [f"removes {', '.join(map(yaml_value, removed))}"] if removed else []
-    if change.field not in new_profile.model_fields_set:
+    if change.field not in new_profile.given:
         notes.append(f"the key {'is not set' if new_file else 'was removed'}: its default applies")
     return notes
 
 
 def _field_findings(
-    old: SafetyProfile, new: _Loaded, file: str, baseline: Baseline | None = None
+    old: ProfileValues, new: _Loaded, file: str, baseline: Baseline | None = None
 ) -> list[Finding]:
     """Each field `new` changes from `old`; against a `baseline` (`old` is then its
     profile), only the loosenings, each saying what it was compared with."""
     assert new.profile is not None
     findings = []
-    for change in compare_profiles(old, new.profile):
+    for change in compare_values(old.values, new.profile.values):
         if baseline is not None and change.change.value != Verdict.LOOSENS:
             continue
         loc = (*new.prefix, change.field)
@@ -206,14 +220,15 @@ def _below_floor_findings(floors: Sequence[Floor], new: _Loaded, file: str) -> l
             below.change.old,
             below.change.new,
         )
-        for below in below_floor(
-            model_profile_values(new.profile), floors, new.document, new.prefix
-        )
+        for below in below_floor(new.profile, floors, new.document, new.prefix)
     ]
 
 
-def _dump(profile: SafetyProfile | None) -> Any:
-    return None if profile is None else profile.model_dump(mode="json")
+def _dump(loaded: _Loaded | None) -> Any:
+    """The profile a version sets as JSON values, as the model dumps it."""
+    if loaded is None or loaded.mapping is None:
+        return None
+    return shown_document(PROFILE, loaded.mapping).dump()
 
 
 def _whole_profile(
@@ -239,7 +254,7 @@ def _deleted(kind: DocumentKind, old: Version, file: str) -> list[Finding]:
         return [_whole_profile(Verdict.LOOSENS, file, None)]
     if loaded.profile is None:
         return []  # an action without a profile constrained nothing
-    return [_whole_profile(Verdict.LOOSENS, file, None, _dump(loaded.profile))]
+    return [_whole_profile(Verdict.LOOSENS, file, None, _dump(loaded))]
 
 
 # The hook that checks each kind's files (.pre-commit-hooks.yaml; a test keeps them equal).
@@ -328,10 +343,10 @@ def compare_versions(
     if loaded_new.profile is None:
         if old_profile is None:
             return [], []
-        finding = _whole_profile(Verdict.LOOSENS, file, loaded_new, _dump(old_profile))
+        finding = _whole_profile(Verdict.LOOSENS, file, loaded_new, _dump(loaded_old))
         return [finding], []
     if old_profile is None:  # a new file, or an action that gained a profile
-        added = _whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new.profile))
+        added = _whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new))
         if baseline is None or isinstance(baseline, Baseline):
             baseline = baseline or Baseline()
             return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []

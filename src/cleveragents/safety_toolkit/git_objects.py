@@ -33,6 +33,16 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
+from .git_paths import (
+    _stuck,
+    _time_limit,
+    folder_with_git,
+    limit_git_time,
+    nearest_with_git,
+    quoted,
+    stuck_repositories,
+)
+
 __all__ = [
     "GITLINK",
     "LINK",
@@ -55,6 +65,8 @@ __all__ = [
     "inside",
     "limit_git_time",
     "locate",
+    "no_attribute_can_apply",
+    "no_attribute_in_tree",
     "outside_problems",
     "quoted",
     "read_blobs",
@@ -81,17 +93,6 @@ TRANSFORMING_ATTRIBUTES = (
     "export-ignore",
 )
 ARCHIVE_ATTRIBUTES = ("export-subst", "export-ignore")
-
-
-MAX_QUOTED = 200  # characters of a name a message quotes (a link's target may be megabytes)
-
-
-def quoted(name: str) -> str:
-    """A name in a message: in quotes, escaped as reports escape names (a byte that is not
-    UTF-8 as `\\xe9`, a control character as `\\x1b`), a long one cut short."""
-    if len(name) > MAX_QUOTED:
-        return f"'{visible(name[:MAX_QUOTED])}...' ({len(name)} characters)"
-    return f"'{visible(name)}'"
 
 
 class GitError(Exception):
@@ -137,12 +138,6 @@ GIT_ENVIRONMENT = {
     "GIT_NO_REPLACE_OBJECTS": "1",
 }
 _EMPTY = "SAFETY_PROFILE_GIT_EMPTY"  # an empty variable: `--config-env=KEY=_EMPTY` empties KEY
-GIT_TIMEOUT = 120.0  # seconds: a git that has not answered by then is stuck (a FIFO included)
-# How long a git may take in this process (`limit_git_time`), and the repositories where one
-# did not answer in time: git is not asked there again (each of a command's gits, or each file
-# a language server opens, would wait as long again).
-_time_limit = [GIT_TIMEOUT]
-_stuck: set[str] = set()
 # Commands that never run a filter (they hash no file of the work tree): no need to look up
 # the repository's filter drivers first.
 _NO_FILTERS = frozenset(
@@ -220,24 +215,6 @@ def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
         key = os.fsdecode(entry.split(b"\n", 1)[0])  # KEY, then a newline and the value
         names.add(key[len("filter.") : key.rindex(".")])
     return [f"filter.{name}.{setting}" for name in sorted(names) for setting in _FILTER_SETTINGS]
-
-
-def limit_git_time(seconds: float) -> None:
-    """Stop each git this process starts after `seconds` (GIT_TIMEOUT unless told): the language
-    server waits less than a command in CI, since nothing else is answered meanwhile."""
-    _time_limit[0] = seconds
-
-
-def stuck_repositories() -> frozenset[str]:
-    """The repositories where a git did not answer in time (and is not asked again)."""
-    return frozenset(_stuck)
-
-
-def folder_with_git(folder: str | os.PathLike[str]) -> str | None:
-    """The nearest folder at or above `folder` (its real path, where git starts looking)
-    holding `.git`: where git finds the repository of a git run in `folder`, unless `GIT_DIR`
-    names one. None: git finds none there (it says `not a git repository`)."""
-    return nearest_with_git(os.path.realpath(folder), {})
 
 
 def _repository_of(root: str | os.PathLike[str]) -> str:
@@ -608,7 +585,9 @@ class WorkTree:
 
     revision = None
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, untracked: Collection[str] | None = None) -> None:
+        """`untracked`: the files git does not track and does not ignore, when already asked
+        (else git is asked here)."""
         self.root = root
         self.label = "in the working tree"
         index: dict[str, Entry] = {}
@@ -619,9 +598,10 @@ class WorkTree:
             index[path] = Entry(mode, oid)
             if tag == "S" or tag.islower():  # skip-worktree, assume-unchanged
                 unwatched.add(path)
-        untracked = set(
-            filter(None, _fields(git(root, "ls-files", "-z", "--others", "--exclude-standard")))
-        )
+        if untracked is None:
+            listed = git(root, "ls-files", "-z", "--others", "--exclude-standard")
+            untracked = list(filter(None, _fields(listed)))
+        untracked = set(untracked)
         on_disk = {path for path in index.keys() | untracked if os.path.lexists(root / path)}
         # `git diff` takes the files git is told not to look at as unchanged: those on disk are
         # compared anyway (`unwatched`); those a sparse checkout leaves out hold the index's.
@@ -875,6 +855,129 @@ def _attributes(
                 found.setdefault(path, []).append(named)
 
 
+# Words in a configuration file that may make an attribute apply, or git refuse the repository:
+# `core.attributesFile`, `[attr]` (attr.tree), `include`/`includeIf` (another file may say
+# either), `extensions` (a format git may not read). Any of them, in any case: git is asked.
+_CONFIG_WORDS = (b"attr", b"include", b"extensions")
+
+
+def _files_git_reads(git_dir: str) -> tuple[list[str], list[str]]:
+    """The configuration files git 2.39 reads here without GIT_* variables (the system's, at
+    /etc and at git's own prefix, the user's and the repository's), and the attribute files
+    that apply to every path whatever is configured (the same places' defaults)."""
+    prefix = os.path.dirname(os.path.dirname(git_program()))
+    home = os.environ.get("HOME", "")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    config = ["/etc/gitconfig", os.path.join(prefix, "etc", "gitconfig")]
+    config += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config")]
+    config += [os.path.join(git_dir, "config"), os.path.join(git_dir, "config.worktree")]
+    attributes = ["/etc/gitattributes", os.path.join(prefix, "etc", "gitattributes")]
+    attributes += [os.path.join(xdg, "git", "attributes")]
+    attributes += [os.path.join(git_dir, "info", "attributes")]
+    return config, attributes
+
+
+def _holds(path: str, words: Sequence[bytes]) -> bool:
+    """Whether the file at `path` exists and holds any of `words` in any case (unreadable, or
+    not a regular file: it may, for all that can be told)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return True
+        with open(path, "rb") as file:
+            data = file.read().lower()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return any(word in data for word in words)
+
+
+def _index_may_hold_attributes(git_dir: str) -> bool:
+    """Whether the index may list a `.gitattributes` (git reads it from there for a path whose
+    folder's file is missing from the working tree): its bytes are scanned for the name, in
+    index versions 2 and 3, which keep each path whole; any other format, a split index or an
+    index that cannot be read: it may."""
+    index = os.path.join(git_dir, "index")
+    try:
+        with open(index, "rb") as file:
+            data = file.read()
+    except FileNotFoundError:
+        return False  # no commit nor `git add` yet: nothing listed
+    except OSError:
+        return True
+    if data[:4] != b"DIRC" or data[4:8] not in (b"\0\0\0\2", b"\0\0\0\3"):
+        return True
+    return b"gitattributes" in data.lower() or b"link" in data  # `link`: a split index
+
+
+# GIT_* variables that change nothing of which repository, configuration or attributes git
+# reads (transports, identities, editors, tracing); any other: git is asked.
+_HARMLESS_PREFIXES = (
+    *("GIT_SSL_", "GIT_HTTP_", "GIT_SSH", "GIT_PROXY_", "GIT_TRACE"),
+    *("GIT_AUTHOR_", "GIT_COMMITTER_"),
+)
+_HARMLESS = frozenset(
+    {"GIT_TERMINAL_PROMPT", "GIT_EDITOR", "GIT_PAGER", "GIT_ASKPASS", *GIT_ENVIRONMENT}
+)
+
+
+def _harmless(name: str) -> bool:
+    return name in _HARMLESS or name.startswith(_HARMLESS_PREFIXES)
+
+
+def _nothing_configured(top: str) -> bool:
+    """Whether, for certain, no attribute applies to the paths of the work tree `top` but by
+    a `.gitattributes` file, and git would not refuse it: no GIT_* variable but harmless ones
+    is set; `top/.git` is a repository folder owned, as `top` is, by this user (else git may
+    refuse it, which must be said); no attribute file that always applies; and no
+    configuration file that names one (or includes another, or asks for a format git may not
+    read)."""
+    if any(name.startswith("GIT_") and not _harmless(name) for name in os.environ):
+        return False
+    git_dir = os.path.join(top, ".git")
+    try:
+        owner = os.geteuid()
+        if os.lstat(top).st_uid != owner or os.lstat(git_dir).st_uid != owner:
+            return False
+        if not stat.S_ISDIR(os.lstat(git_dir).st_mode):
+            return False
+        if not os.path.isfile(os.path.join(git_dir, "HEAD")):
+            return False
+        config_files, attribute_files = _files_git_reads(git_dir)
+    except (OSError, GitError):
+        return False
+    if any(os.path.lexists(path) for path in attribute_files):
+        return False
+    return not any(_holds(path, _CONFIG_WORDS) for path in config_files)
+
+
+def no_attribute_can_apply(top: str, targets: Sequence[str]) -> bool:
+    """Whether, for certain, no git attribute applies to any of `targets` (real paths in the
+    work tree `top`) as the working tree's attributes are read, so `git check-attr` need not
+    run: nothing configured (`_nothing_configured`) and no `.gitattributes` in the folders
+    from `top` down to each target, on disk or in the index. When in doubt: False, and git
+    is asked."""
+    folders = set()
+    for target in targets:
+        folder = os.path.dirname(target)
+        while inside(folder, top) and folder not in folders:
+            folders.add(folder)
+            folder = os.path.dirname(folder)
+    if any(os.path.lexists(os.path.join(folder, ".gitattributes")) for folder in folders):
+        return False
+    if not _nothing_configured(top):
+        return False
+    return not _index_may_hold_attributes(os.path.join(top, ".git"))
+
+
+def no_attribute_in_tree(top: str, listed: Collection[str]) -> bool:
+    """`no_attribute_can_apply` for attributes read from a tree or the index (`listed`: its
+    paths): nothing configured, and no `.gitattributes` anywhere in it (in any case)."""
+    if any(os.path.basename(path).lower() == ".gitattributes" for path in listed):
+        return False
+    return _nothing_configured(top)
+
+
 def attribute_message(attributes: Sequence[str]) -> str:
     """What `check` and `diff` say about a file an attribute transforms."""
     archive = all(a.split("=")[0] in ARCHIVE_ATTRIBUTES for a in attributes)
@@ -940,6 +1043,8 @@ def checkout_problems(
             by_tree.setdefault(top, []).append(target)
     found: dict[str, list[str]] = {}
     for top, targets in by_tree.items():
+        if no_attribute_can_apply(top, targets):
+            continue  # git would say nothing: no process started
         try:
             found.update(transformed_paths(Path(top), targets, None, False))
         except GitError as error:
@@ -1104,26 +1209,6 @@ def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
             known["\0GIT_DIR"] = _environment_work_tree()
         return known["\0GIT_DIR"]
     return nearest_with_git(os.path.dirname(os.path.abspath(path)), known)
-
-
-def nearest_with_git(folder: str, known: dict[str, str | None]) -> str | None:
-    """The nearest folder at or above `folder` holding `.git` (None: none); `known` remembers
-    the folders already asked about."""
-    walked = []
-    current = folder
-    while current not in known:
-        walked.append(current)
-        if os.path.lexists(os.path.join(current, ".git")):
-            known[current] = current
-            break
-        parent = os.path.dirname(current)
-        if parent == current:
-            known[current] = None
-            break
-        current = parent
-    for step in walked:
-        known[step] = known[current]
-    return known[folder]
 
 
 def _environment_work_tree() -> str | None:

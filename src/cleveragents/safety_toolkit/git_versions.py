@@ -41,6 +41,8 @@ from .git_objects import (
     WorkTree,
     attribute_message,
     git,
+    no_attribute_can_apply,
+    no_attribute_in_tree,
     not_a_file,
     quoted,
     transformed_paths,
@@ -112,9 +114,26 @@ class Repository:
             ) from None
         self.root = Path(os.path.realpath(os.path.join(folder, os.fsdecode(cdup))))
         self.prefix = os.fsdecode(prefix[:-1]).rstrip("/")  # the user's folder, as a repo path
+        self._untracked: list[str] | None = None
 
     def git(self, *args: str) -> str:
         return os.fsdecode(git(self.root, *args))
+
+    def untracked(self) -> list[str]:
+        """The files git does not track and does not ignore (repository paths), asked once:
+        the working tree's side and the changed files both need them."""
+        if self._untracked is None:
+            listed = self.git("ls-files", "-z", "--full-name", "--others", "--exclude-standard")
+            self._untracked = [path for path in listed.split("\0") if path]
+        return self._untracked
+
+    def _git_path(self, name: str) -> Path:
+        """`git rev-parse --git-path NAME`, without git where it is certain: the repository's
+        own `.git` folder, with no GIT_DIR or GIT_COMMON_DIR set (else git is asked)."""
+        git_dir = self.root / ".git"
+        if not {"GIT_DIR", "GIT_COMMON_DIR"} & os.environ.keys() and git_dir.is_dir():
+            return git_dir / name
+        return self.root / self.git("rev-parse", "--git-path", name).strip()
 
     def verify(self, revision: str) -> None:
         """Raise GitError unless `revision` names a commit (or tree) here."""
@@ -165,7 +184,9 @@ class Repository:
         old = Tree.of_revision(self.root, comparison.old_rev)
         if comparison.new_rev is not None:
             return old, Tree.of_revision(self.root, comparison.new_rev)
-        return old, Tree.of_index(self.root) if comparison.staged else WorkTree(self.root)
+        if comparison.staged:
+            return old, Tree.of_index(self.root)
+        return old, WorkTree(self.root, self.untracked())
 
     def other_parents(self, comparison: GitComparison) -> list[str]:
         """The parents of a merge besides the first, when the comparison is of the merge
@@ -182,7 +203,7 @@ class Repository:
             return parents[1:] if len(parents) > 1 and parents[0] == first.strip() else []
         if comparison.old_rev != "HEAD":
             return []
-        merge_head = self.root / self.git("rev-parse", "--git-path", "MERGE_HEAD").strip()
+        merge_head = self._git_path("MERGE_HEAD")
         try:
             return merge_head.read_text(encoding="ascii").split()
         except OSError:  # no merge under way
@@ -210,8 +231,7 @@ class Repository:
             else:
                 changed.append(change)
         if not comparison.staged and comparison.new_rev is None:
-            untracked = self.git("ls-files", "-z", "--full-name", "--others", "--exclude-standard")
-            changed += [ChangedFile(None, path) for path in untracked.split("\0") if path]
+            changed += [ChangedFile(None, path) for path in self.untracked()]
         return changed, submodules
 
 
@@ -397,9 +417,16 @@ class _Comparison:
         """The names (of `files`: name -> the file it gives) whose file an attribute
         transforms on `side`, each reported."""
         tree = side if isinstance(side, Tree) else None
+        targets = sorted(set(files.values()))
+        root = str(self.repository.root)
+        if tree is not None and no_attribute_in_tree(root, tree.paths()):
+            return set()  # git would say nothing: no process started
+        real = [os.path.join(root, target) for target in targets]
+        if tree is None and no_attribute_can_apply(root, real):
+            return set()
         attributes = transformed_paths(
             self.repository.root,
-            sorted(set(files.values())),
+            targets,
             None if tree is None else tree.revision,
             cached=tree is not None,
         )

@@ -32,7 +32,7 @@ from cleveragents.reading.text import line_starts
 from .check import Checker
 from .editor_fixes import FIXED_RULES, fixes, lines_of
 from .floor import Floor, FloorError, Floors
-from .git_objects import quoted
+from .git_paths import in_no_work_tree, quoted
 from .kind_hint import with_hints_last
 from .kinds import KINDS, YAML_NAME
 from .lsp_documents import Place, Places, UriRefused, file_path, kind_by_name
@@ -254,7 +254,7 @@ class SafetyProfileServer(LanguageServer):
     def _say_where_git_is_stuck(self) -> None:
         """Warn, once for each, of the repositories where git did not answer in time (their
         files are then checked as files in no repository)."""
-        from .git_objects import stuck_repositories
+        from .git_paths import stuck_repositories
 
         for repository in sorted(stuck_repositories() - self._stuck_told):
             self._stuck_told.add(repository)
@@ -270,29 +270,19 @@ class SafetyProfileServer(LanguageServer):
             )
 
     def _read_disk(self, document: TextDocument, path: str) -> None:
-        from .git_objects import LinkError, checkout_problems
-        from .head_version import head_version
-        from .lsp_documents import link_problem, target
-
         self._places.forget(path)  # the folder may be a repository now
         file = self._locate(document.uri)
         self._files[document.uri] = file
         if file is None or file.kind is None:
             return
         place = file.place
-        head, git_problems = None, []
-        try:
-            read_from = target(place)
-        except LinkError as error:
-            read_from = None
-            git_problems.append(link_problem(place, error))
-        try:
-            if read_from is not None:
-                git_problems += checkout_problems([place.path])
-                if place.root is not None and place.repository_path is not None:
-                    head = head_version(place.root, place.repository_path)
-        except Exception:  # a bug: logged, and the buffer is still checked
-            logger.exception("asking git about %s failed", document.uri)
+        # In no repository (no `.git` above the file either way it is named, no GIT_DIR): the
+        # file itself is read, git has nothing to say of it, and the git modules stay unloaded.
+        read_from: str | None = place.path
+        head: bytes | None = None
+        git_problems: list[Problem] = []
+        if place.root is not None or not in_no_work_tree(place.path):
+            read_from, head, git_problems = _asked_git(document, place)
         disk = None
         try:
             if read_from is not None:
@@ -711,10 +701,35 @@ def _register_completion_and_hover(server: SafetyProfileServer) -> None:
         )
 
 
+def _asked_git(
+    document: TextDocument, place: Place
+) -> tuple[str | None, bytes | None, list[Problem]]:
+    """For a file in a repository: the file to read (None: a link leading outside it or
+    nowhere), its version at HEAD, and the problems git has with it."""
+    from .git_objects import LinkError, checkout_problems
+    from .head_version import head_version
+    from .lsp_documents import link_problem, target
+
+    head, git_problems = None, []
+    try:
+        read_from: str | None = target(place)
+    except LinkError as error:
+        read_from = None
+        git_problems.append(link_problem(place, error))
+    try:
+        if read_from is not None:
+            git_problems += checkout_problems([place.path])
+            if place.root is not None and place.repository_path is not None:
+                head = head_version(place.root, place.repository_path)
+    except Exception:  # a bug: logged, and the buffer is still checked
+        logger.exception("asking git about %s failed", document.uri)
+    return read_from, head, git_problems
+
+
 def serve() -> None:
     """Serve one client over standard input and output until it says `exit`, whatever bytes
     it sends (`lsp_framing`)."""
-    from .git_objects import limit_git_time
+    from .git_paths import limit_git_time
     from .lsp_framing import FramedInput, LockedOutput, answer_refusals
 
     # Warnings and errors (pygls logs every message below that); editors keep stderr as the log.

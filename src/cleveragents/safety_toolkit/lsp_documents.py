@@ -10,23 +10,19 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
-from .git_objects import (
-    GITLINK,
-    LINK,
-    GitError,
-    LinkError,
-    Links,
-    folder_with_git,
-    git,
-    quoted,
-)
+from .git_paths import folder_with_git, quoted
 from .kinds import KINDS
+
+if TYPE_CHECKING:
+    from .git_objects import LinkError
+
+# The git modules are imported only for a file in a repository (`git_paths` finds it without).
 
 __all__ = ["Place", "Places", "UriRefused", "file_path", "kind_by_name", "link_problem", "target"]
 
@@ -143,6 +139,8 @@ def _repository_path(path: str, root: str) -> str | None:
 
 
 def _top_of(folder: str) -> str | None:
+    from .git_objects import GitError, git
+
     try:
         output = git(folder, "rev-parse", "--show-toplevel")
     except (GitError, OSError):  # no repository (or a bare one, or no git)
@@ -168,6 +166,8 @@ class _OnDisk:
         self.root = root
 
     def kind_of(self, path: str) -> str | None:
+        from .git_objects import GITLINK, LINK
+
         try:
             mode = os.lstat(os.path.join(self.root, path)).st_mode
         except OSError:
@@ -190,6 +190,8 @@ def target(place: Place) -> str:
     a file not on disk yet: the path as it is."""
     if place.root is None or place.repository_path is None or not os.path.lexists(place.path):
         return place.path
+    from .git_objects import LinkError, Links
+
     try:
         resolved = Links(_OnDisk(place.root)).resolve(place.repository_path)
     except LinkError as error:

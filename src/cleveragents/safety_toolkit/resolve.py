@@ -1,33 +1,35 @@
 """`safety-profile resolve`: which safety profile applies to a plan, from which layer, and why.
 
-The files are read through the one checking path (`check_yaml_file`); the decision is the pure
-`resolve_safety_profile_ref` and, for the action's automation profile, `effective_settings`.
-The command works in any mode: it shows what server-mode resolution decides.
+The files are read through the commands' one validator (`document_check`, as `check` reads
+them) and compared as plain values (`document_values`): no model is built and pydantic is not
+imported. Which layer applies is the layers' rule (`applied_layer`, which the models'
+`resolve_safety_profile_ref` follows too); the action's automation profile gives its autonomy
+settings and the flags the safety profile decides (`automation_settings`). The command works in
+any mode: it shows what server-mode resolution decides.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cleveragents.domain.models.core.action import Action
-from cleveragents.domain.models.core.automation_profile import AutomationProfile
-from cleveragents.domain.models.core.document_values import model_profile_values
-from cleveragents.domain.models.core.effective_settings import (
-    EffectiveSettings,
-    effective_settings,
+from cleveragents.domain.models.core.document_check import ACTION, PROFILE, check_loaded
+from cleveragents.domain.models.core.document_values import (
+    ProfileValues,
+    ShownDocument,
+    profile_values,
+    shown_document,
 )
-from cleveragents.domain.models.core.safety_profile import (
-    DEFAULT_SAFETY_PROFILE,
+from cleveragents.domain.models.core.layers import (
     Provenance,
-    SafetyProfile,
-    SafetyProfileRef,
-    resolve_safety_profile_ref,
+    applied_layer,
+    automation_settings,
 )
-from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles, values_below
+from cleveragents.domain.models.core.strictness import FieldChange, compare_values, values_below
+from cleveragents.reading.loaded_file import load_file
 from cleveragents.reading.problems import Problem
-from cleveragents.reading.validation import check_yaml_file
 
 from .floor import Floor
 from .kind_hint import problems_with_hint, with_hints_last
@@ -36,7 +38,15 @@ from .rendering import change_text
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["FloorCheck", "LooserNote", "Resolution", "resolve_files", "resolve_layers"]
+__all__ = [
+    "AppliedProfile",
+    "AppliedSettings",
+    "FloorCheck",
+    "LooserNote",
+    "Resolution",
+    "resolve_files",
+    "resolve_layers",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +73,37 @@ class FloorCheck(NamedTuple):
     below: tuple[FieldChange, ...]  # old: the floor's value; new: the applied one
 
 
+class AppliedProfile(NamedTuple):
+    """The profile that applies and the layer it came from (`SafetyProfileRef`, as values)."""
+
+    provenance: Provenance
+    values: ProfileValues  # its effective values
+    shown: ShownDocument  # field by field, as `show` prints a profile
+
+
+def _empty() -> Mapping[str, Any]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedSettings:
+    """The settings in force for the action (`EffectiveSettings`, as values): the applied
+    profile's, the automation profile's own settings, and the overlapping flags it states,
+    which the safety profile decides."""
+
+    profile: Mapping[str, Any]  # the applied profile's effective values
+    autonomy_settings: Mapping[str, Any] = field(default_factory=_empty)
+    ignored_automation_flags: Mapping[str, bool] = field(default_factory=_empty)
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """The outcome, with what each layer held."""
 
-    ref: SafetyProfileRef
-    settings: EffectiveSettings
+    ref: AppliedProfile
+    settings: AppliedSettings
     files: Mapping[Provenance, str]  # only the layers given a file
-    profiles: Mapping[Provenance, SafetyProfile]  # only the layers that set a profile
+    profiles: Mapping[Provenance, ProfileValues]  # only the layers that set a profile
     notes: tuple[LooserNote, ...] = ()  # where the applied profile is looser than one below
     floors: tuple[FloorCheck, ...] = ()  # each floor that applies (none: no floor)
 
@@ -97,39 +130,41 @@ def resolve_files(
     is the action layer); the others are safety profile files. Problems in any file: no
     resolution, every problem. For each of `floors`, the resolution lists the fields of the
     applied profile below it."""
-    profiles: dict[Provenance, SafetyProfile] = {}
-    automation: AutomationProfile | None = None
+    profiles: dict[Provenance, dict[str, Any]] = {}
+    automation: dict[str, Any] | None = None
     problems: list[Problem] = []
     for provenance, path in files.items():
-        if provenance is Provenance.ACTION:
-            action = check_yaml_file(path, Action)
-            problems += problems_with_hint(path, action, "action", _AS_PROFILE_LAYER)
-            if action.instance is not None:
-                automation = action.instance.automation_profile
-                if action.instance.safety_profile is not None:
-                    profiles[provenance] = action.instance.safety_profile
-        else:
-            profile = check_yaml_file(path, SafetyProfile)
-            problems += problems_with_hint(path, profile, "profile", _AS_ACTION)
-            if profile.instance is not None:
-                profiles[provenance] = profile.instance
+        is_action = provenance is Provenance.ACTION
+        schema = ACTION if is_action else PROFILE
+        checked = check_loaded(load_file(path), schema, path)
+        kind, advice = ("action", _AS_PROFILE_LAYER) if is_action else ("profile", _AS_ACTION)
+        problems += problems_with_hint(path, checked, kind, advice)
+        document = checked.valid
+        if document is None:
+            continue
+        profile = document.get("safety_profile") if is_action else document
+        if is_action:
+            automation = document.get("automation_profile")
+        if profile is not None:
+            profiles[provenance] = profile
     if problems:
         return None, with_hints_last(problems)
-    ref = resolve_safety_profile_ref(
-        plan_profile=profiles.get(Provenance.PLAN),
-        action_profile=profiles.get(Provenance.ACTION),
-        project_profile=profiles.get(Provenance.PROJECT),
-        global_profile=profiles.get(Provenance.GLOBAL),
+    values = {layer: profile_values(profile) for layer, profile in profiles.items()}
+    provenance = applied_layer(values)
+    applied = profiles.get(provenance, {})  # none: DEFAULT_SAFETY_PROFILE, every default
+    ref = AppliedProfile(provenance, profile_values(applied), shown_document(PROFILE, applied))
+    settings = AppliedSettings(ref.values.values)
+    if automation is not None:
+        settings = AppliedSettings(ref.values.values, *automation_settings(automation))
+    notes = looser_than_overridden(ref, values)
+    checks = tuple(
+        FloorCheck(floor, values_below(ref.values.values, floor.profile)) for floor in floors
     )
-    settings = effective_settings(ref.profile, automation)
-    notes = looser_than_overridden(ref, profiles)
-    values = model_profile_values(ref.profile).values
-    checks = tuple(FloorCheck(floor, values_below(values, floor.profile)) for floor in floors)
-    return Resolution(ref, settings, dict(files), profiles, notes, checks), []
+    return Resolution(ref, settings, dict(files), values, notes, checks), []
 
 
 def looser_than_overridden(
-    ref: SafetyProfileRef, profiles: Mapping[Provenance, SafetyProfile]
+    ref: AppliedProfile, profiles: Mapping[Provenance, ProfileValues]
 ) -> tuple[LooserNote, ...]:
     """One note per field on which the applied profile is looser than a layer it overrides
     (the layers below it that set a profile, and the global layer: its file or the built-in
@@ -140,10 +175,10 @@ def looser_than_overridden(
     for layer in overridden:
         below = profiles.get(layer)
         if below is None and layer is Provenance.GLOBAL:
-            below = DEFAULT_SAFETY_PROFILE
+            below = profile_values({})  # DEFAULT_SAFETY_PROFILE
         if below is None:
             continue
-        for change in compare_profiles(below, ref.profile):
+        for change in compare_values(below.values, ref.values.values):
             if change.loosens:
                 notes.append(LooserNote(ref.provenance, layer, change))
     return tuple(notes)

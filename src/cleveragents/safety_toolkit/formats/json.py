@@ -121,13 +121,13 @@ class JsonReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
     def resolve(self, resolution: Resolution) -> str:
         """Provenance, source, profile, each layer, autonomy settings, ignored flags and the
         notes where the applied profile is looser than a layer it overrides."""
-        from cleveragents.domain.models.core.safety_profile import Provenance
+        from cleveragents.domain.models.core.layers import Provenance
 
         return _dumps(
             {
                 "provenance": resolution.ref.provenance.value,
                 "source": resolution.source,
-                "profile": resolution.ref.profile.model_dump(mode="json"),
+                "profile": resolution.ref.shown.dump(),
                 "layers": [
                     {
                         "layer": provenance.value,

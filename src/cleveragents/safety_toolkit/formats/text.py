@@ -12,7 +12,7 @@ from .base import CheckedFiles, DiffReporter, Reporter, ResolveReporter, RulesRe
 
 if TYPE_CHECKING:
     from cleveragents.domain.models.core.document_values import ShownDocument
-    from cleveragents.domain.models.core.safety_profile import Provenance
+    from cleveragents.domain.models.core.layers import Provenance
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
@@ -111,8 +111,7 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         looser than a layer it overrides, then the applied profile field by field (marked
         `from file`/`default`), then what the action's automation profile adds or is
         overruled on."""
-        from cleveragents.domain.models.core.document_values import shown_model
-        from cleveragents.domain.models.core.safety_profile import Provenance
+        from cleveragents.domain.models.core.layers import Provenance
 
         from ..rendering import marked_lines, yaml_value
 
@@ -129,13 +128,13 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         lines.append(f"source: {yaml_value(resolution.source)}")
         lines.append("profile:")
         built_in = "built-in default" if resolution.source is None else None
-        lines += marked_lines(shown_model(resolution.ref.profile), "  ", origin=built_in)
+        lines += marked_lines(resolution.ref.shown, "  ", origin=built_in)
         settings = resolution.settings
         lines += _yaml_block(
             "autonomy_settings", settings.autonomy_settings, "from the action's automation_profile"
         )
         ignored = {
-            f"{name}: {yaml_value(stated)}": getattr(settings, name)
+            f"{name}: {yaml_value(stated)}": settings.profile[name]
             for name, stated in settings.ignored_automation_flags.items()
         }
         if ignored:
@@ -194,7 +193,7 @@ def _floor_lines(resolution: Resolution) -> list[str]:
 
 def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, str]:
     """(where the layer's profile comes from, what became of it)."""
-    from cleveragents.domain.models.core.safety_profile import Provenance
+    from cleveragents.domain.models.core.layers import Provenance
     from cleveragents.reading.terminal_text import visible
 
     path = resolution.files.get(provenance)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
-from cleveragents.reading.field_facts import automation_profile_yields
 from cleveragents.schema_models.automation_profile_schema import (
     AutomationProfile as _SchemaAutomationProfile,
 )
@@ -20,14 +19,10 @@ from cleveragents.schema_models.automation_profile_schema import (
 from .always_validated import AlwaysValidated
 from .document_loading import LoadableDocument
 from .kept_keys import KeptKeysChecked
+from .layers import OVERLAPPING_SAFETY_FLAGS
 from .optional_fields import AbsentIsNotNull
 
 __all__ = ["OVERLAPPING_SAFETY_FLAGS", "AutomationProfile"]
-
-# The flags both profiles carry; the SafetyProfile always wins them (spec: "Precedence over
-# AutomationProfile"). From the field facts (`automation_profile_yields` in the safety
-# profile schema's `x-strictness`).
-OVERLAPPING_SAFETY_FLAGS: Final = automation_profile_yields()
 
 
 class AutomationProfile(

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pydantic import ConfigDict
 
 from cleveragents.domain.models.core.always_validated import AlwaysValidated
+from cleveragents.domain.models.core.layers import Provenance, applied_layer
 from cleveragents.domain.models.core.profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 
 __all__ = [
@@ -23,15 +24,6 @@ __all__ = [
     "resolve_safety_profile",
     "resolve_safety_profile_ref",
 ]
-
-
-class Provenance(enum.StrEnum):
-    """Which layer a resolved profile came from (`plan > action > project > global`)."""
-
-    PLAN = "PLAN"
-    ACTION = "ACTION"
-    PROJECT = "PROJECT"
-    GLOBAL = "GLOBAL"
 
 
 class SafetyProfileRef(AlwaysValidated):
@@ -57,17 +49,16 @@ def resolve_safety_profile_ref(
     field-by-field merging); when none does, the global profile, or `DEFAULT_SAFETY_PROFILE`
     when no global profile is given either (provenance `GLOBAL` in both cases). Pure: it reads
     no files, no environment and no mode."""
-    layers = (
-        (plan_profile, Provenance.PLAN),
-        (action_profile, Provenance.ACTION),
-        (project_profile, Provenance.PROJECT),
-    )
-    for profile, provenance in layers:
-        if profile is not None:
-            return SafetyProfileRef(profile=profile, provenance=provenance)
+    profiles = {
+        Provenance.PLAN: plan_profile,
+        Provenance.ACTION: action_profile,
+        Provenance.PROJECT: project_profile,
+        Provenance.GLOBAL: global_profile,
+    }
+    setting = {layer: profile for layer, profile in profiles.items() if profile is not None}
+    provenance = applied_layer(setting)
     return SafetyProfileRef(
-        profile=global_profile if global_profile is not None else DEFAULT_SAFETY_PROFILE,
-        provenance=Provenance.GLOBAL,
+        profile=setting.get(provenance, DEFAULT_SAFETY_PROFILE), provenance=provenance
     )
 
 
