@@ -48,7 +48,7 @@ def test_a_file_with_only_a_warning_is_reported_and_stays_valid(name: str) -> No
     assert "above 10" in output
     if name == "text":
         assert output.splitlines() == [
-            "a.safety_profile.yaml:2:1: warning: max_retries_per_step: above 10",
+            "a.safety_profile.yaml:2:1: warning: max_retries_per_step: above 10 [kind.hint]",
             "ok: 1 file valid",
         ]
     elif name == "json":
