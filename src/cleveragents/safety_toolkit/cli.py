@@ -262,7 +262,7 @@ def _add_init_options(init: argparse.ArgumentParser) -> None:
         metavar="LOCATION",
         help="what the modeline points editors at: a URL, a file URI or a path relative to FILE "
         "(default: a copy of the schema in FILE's git repository, by a path relative to FILE; "
-        "else the schema's published URL, its $id)",
+        "else the schema's published URL on the default branch until a release, then at its tag)",
     )
 
 
