@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -17,6 +18,7 @@ from cleveragents.reading.validation import check_yaml_bytes
 
 if TYPE_CHECKING:
     from db_demo import Database
+    from git_repos import HookRepository
     from postgres_server import PostgresServer
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +123,38 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     return Database(server.url(server.create_database()))
 
 
+def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every worker of this test run shares (pytest-xdist runs one process per
+    worker, each with its own temporary folder; their parent is the run's): what one worker
+    builds there, the others reuse."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if "PYTEST_XDIST_WORKER" in os.environ else base
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]
+) -> Path:
+    """The folder `name` in the run's shared folder, filled by `build(folder)` once per test
+    run: the first worker to ask builds it under a file lock, the others wait for it and reuse
+    it. Users of the folder only read it. A build that raises leaves nothing behind, so the
+    next asker tries again (and fails the same way, with its own traceback)."""
+    from filelock import FileLock
+
+    shared = shared_folder(tmp_path_factory)
+    folder, done = shared / name, shared / f"{name}.done"
+    with FileLock(str(shared / f"{name}.lock")):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            try:
+                build(folder)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            done.touch()
+    return folder
+
+
 def build_wheel(project: Path, out: Path, name: str) -> Path:
     """The wheel of the project folder `project`, built by pip into `out` with the build
     backend already installed here (no download); `name` is its distribution's file name."""
@@ -144,15 +178,68 @@ def build_wheel(project: Path, out: Path, name: str) -> Path:
     return built
 
 
+def wheel_built_once(tmp_path_factory: pytest.TempPathFactory, project: Path, name: str) -> Path:
+    """The wheel of `project` (see build_wheel), built once per test run for every worker."""
+    folder = built_once(
+        tmp_path_factory, f"wheel-{name}", lambda out: build_wheel(project, out, name)
+    )
+    (wheel,) = folder.glob(f"{name}-*.whl")
+    return wheel
+
+
 @pytest.fixture(scope="session")
 def floor_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example floor package's wheel (examples/floor-package), built by pip with its own
-    build backend (hatchling), once per session."""
-    package = REPO_ROOT / "examples" / "floor-package"
-    return build_wheel(package, tmp_path_factory.mktemp("floor-wheel"), "acme_policies")
+    build backend (hatchling), once per test run."""
+    return wheel_built_once(
+        tmp_path_factory, REPO_ROOT / "examples" / "floor-package", "acme_policies"
+    )
 
 
 @pytest.fixture(scope="session")
 def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's wheel, built once per session from this checkout."""
-    return build_wheel(REPO_ROOT, tmp_path_factory.mktemp("wheel"), "cleveragents_safety_profile")
+    """The project's wheel, built once per test run from this checkout."""
+    return wheel_built_once(tmp_path_factory, REPO_ROOT, "cleveragents_safety_profile")
+
+
+@pytest.fixture(scope="session")
+def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> HookRepository:
+    """This checkout at a commit, with the hook environment pre-commit built from it: built
+    once per test run (about 10 s), then every hook test runs the real `pre-commit run` with
+    it (see tests/git_repos.py). Tests only read it."""
+    from git_repos import HookRepository, seed_hook_repository
+
+    folder = built_once(tmp_path_factory, "hook-repository", seed_hook_repository)
+    return HookRepository(folder / "repository", folder / "pre-commit-home")
+
+
+# The test files that take longest (measured with `--durations`: real VS Code, the review action's
+# installs, pip into new environments, the SARIF validator, PostgreSQL, Neovim, property tests),
+# started first so that the workers finish together: pytest-xdist hands out whole files in
+# collection order (`--dist loadfile --no-loadscope-reorder` in pyproject.toml), and a long file
+# handed out last would run alone at the end. Order only: every test runs either way.
+START_FIRST = (
+    "test_review_action.py",
+    "test_editor_vscode.py",
+    "test_install_routes.py",
+    "test_db_migration.py",
+    "test_sarif.py",
+    "test_language_server.py",
+    "test_command_path_agrees.py",
+    "test_vscode_extension_files.py",
+    "test_db_column.py",
+    "test_hardening.py",
+    "test_readers_agree.py",
+    "test_loosening_hook.py",
+    "test_editor_neovim.py",
+    "test_yaml_loading.py",
+    "test_language_server_hostile.py",
+    "test_db_setup.py",
+    "test_readme_examples.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of START_FIRST first, in its order; the others after, as collected."""
+    rank = {name: place for place, name in enumerate(START_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(START_FIRST)))

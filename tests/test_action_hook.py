@@ -1,15 +1,14 @@
 """The `safety-profile-action` pre-commit hook, run by the real pre-commit on a scratch project.
 
-`pre-commit try-repo` builds the hook from a committed copy of this repository (so files not
-yet committed here count too) in a fresh pre-commit home: about 10 s, and it needs the package
-index for the build backend and dependencies, like any user's first run.
+The hook comes from a committed copy of this repository (so files not yet committed here count
+too), its environment built by pre-commit once per test run (conftest's `hook_repository`).
 """
 
 from __future__ import annotations
 
 import pytest
 from conftest import EXAMPLES
-from git_repos import committed_copy_of_this_repository, git, try_repo_all_files, write_files
+from git_repos import HookRepository, git, run_hooks, write_files
 
 BAD_NESTED = EXAMPLES / "actions" / "invalid" / "nested_retries_above_maximum.action.yaml"
 GOOD = EXAMPLES / "actions" / "valid" / "spec_secure_deploy.action.yaml"
@@ -26,8 +25,9 @@ NESTED_ERROR = ":7:25: error: safety_profile.max_retries_per_step: 500 is above 
 
 
 @pytest.fixture(scope="module")
-def hook_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
-    hook_repo = committed_copy_of_this_repository(tmp_path_factory.mktemp("hook-repo"))
+def hook_run(
+    tmp_path_factory: pytest.TempPathFactory, hook_repository: HookRepository
+) -> tuple[int, str]:
     project = tmp_path_factory.mktemp("project")
     files = {
         "actions/deploy/bad.yaml": BAD_NESTED.read_text(encoding="utf-8"),
@@ -47,8 +47,10 @@ def hook_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
     (project / "actions/linked.yaml").symlink_to("../shared/deploy.yaml")
     git(project, "init", "-q")
     git(project, "add", "-A")
-    home = tmp_path_factory.mktemp("pre-commit-home")
-    return try_repo_all_files(hook_repo, project, home, "safety-profile-action")
+    result = run_hooks(
+        hook_repository, project, ["safety-profile-action"], "--all-files", "--verbose"
+    )
+    return result.returncode, result.stdout + result.stderr
 
 
 def test_hook_fails_on_a_bad_nested_profile_with_its_line_and_path(

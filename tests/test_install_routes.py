@@ -21,7 +21,13 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import REPO_ROOT
-from git_repos import committed_copy_of_this_repository, git, new_repository, write_files
+from git_repos import (
+    HookRepository,
+    committed_copy_of_this_repository,
+    git,
+    new_repository,
+    write_files,
+)
 from programs import BIN
 from readme import FENCED_BLOCK, code_blocks, documentation_pages, readme_text
 
@@ -39,16 +45,17 @@ ACTION = (
 
 
 @pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
-    """This checkout as a repository at a commit: its URL and the commit's id."""
-    clone = committed_copy_of_this_repository(tmp_path_factory.mktemp("published"))
-    return clone.as_uri(), git(clone, "rev-parse", "HEAD").strip()
+def published(hook_repository: HookRepository) -> tuple[str, str]:
+    """This checkout as a repository at a commit: its URL and the commit's id (the hook tests'
+    repository, see conftest's `hook_repository`)."""
+    return hook_repository.url, hook_repository.rev
 
 
 @pytest.fixture(scope="module")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """pre-commit's cache, shared: each hook environment is built once from the commit."""
-    return tmp_path_factory.mktemp("pre-commit-home")
+def pre_commit_home(hook_repository: HookRepository) -> Path:
+    """pre-commit's cache, shared: the hook environment is built once per test run from the
+    commit, for the hook tests and these."""
+    return hook_repository.home
 
 
 def pasted(snippet: str, published: tuple[str, str]) -> str:

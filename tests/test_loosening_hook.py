@@ -1,8 +1,8 @@
-"""The `safety-profile-loosening` pre-commit hook, run by the real `pre-commit try-repo` on a
-user's repository with real commits: a loosening fails naming the field, a tightening passes.
+"""The `safety-profile-loosening` pre-commit hook, run by the real `pre-commit run` on a user's
+repository with real commits: a loosening fails naming the field, a tightening passes.
 
-Each `try-repo` run builds the hook afresh from a committed copy of this repository (about
-8 s on 2 cores), so the scenarios are few and each checks several things.
+The hook comes from a committed copy of this repository, its environment built by pre-commit
+once per test run (conftest's `hook_repository`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import REPO_ROOT
-from git_repos import (
-    GIT_IDENTITY,
-    committed_copy_of_this_repository,
-    git,
-    new_repository,
-    write_files,
-)
+from git_repos import GIT_IDENTITY, HookRepository, git, new_repository, run_hooks, write_files
 from programs import BIN, run_program
 from readme import code_blocks
 
@@ -29,30 +23,16 @@ PROFILE = "config/prod.safety_profile.yaml"
 COMMITTED = "require_sandbox: true\nmax_total_cost: 100.0\nallowed_skill_categories: [deploy]\n"
 
 
-@pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return committed_copy_of_this_repository(tmp_path_factory.mktemp("hook-repo"))
-
-
-@pytest.fixture(scope="module")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return new_repository(tmp_path, {PROFILE: COMMITTED, "README.md": "a project\n"})
 
 
-def try_repo(
-    hook_repo: Path, home: Path, project: Path, *args: str, **env: str
+def run_hook(
+    hooks: HookRepository, project: Path, *args: str, **env: str
 ) -> subprocess.CompletedProcess[str]:
-    return run_program(
-        "pre-commit",
-        *("try-repo", str(hook_repo), HOOK, "--color", "never", *args),
-        cwd=project,
-        env={"PRE_COMMIT_HOME": str(home), "NO_COLOR": "1", **env},
-    )
+    """The loosening hook alone, `pre-commit run ARGS` in `project`."""
+    return run_hooks(hooks, project, [HOOK], *args, **env)
 
 
 def stage(project: Path, text: str) -> None:
@@ -71,7 +51,7 @@ def test_the_manifest_declares_the_hook_for_commits_merges_and_pushes() -> None:
 
 
 def test_a_staged_loosening_or_deletion_fails_naming_the_field(
-    hook_repo: Path, pre_commit_home: Path, project: Path
+    hook_repository: HookRepository, project: Path
 ) -> None:
     write_files(project, {"config/team.safety_profile.yaml": "allowed_skill_categories: [code]\n"})
     git(project, "add", "-A")
@@ -80,7 +60,7 @@ def test_a_staged_loosening_or_deletion_fails_naming_the_field(
     git(project, "rm", "-q", "config/team.safety_profile.yaml")
     # Not staged: pre-commit (and the hook) compare what would be committed.
     write_files(project, {"config/unstaged.safety_profile.yaml": "allow_unsafe_tools: true\n"})
-    result = try_repo(hook_repo, pre_commit_home, project)
+    result = run_hook(hook_repository, project)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Failed" in result.stdout
     assert (
@@ -103,32 +83,31 @@ def test_a_staged_loosening_or_deletion_fails_naming_the_field(
             assert line in result.stdout, line
 
 
-def test_a_staged_tightening_passes(hook_repo: Path, pre_commit_home: Path, project: Path) -> None:
+def test_a_staged_tightening_passes(hook_repository: HookRepository, project: Path) -> None:
     stage(project, COMMITTED.replace("100.0", "20.0"))
-    result = try_repo(hook_repo, pre_commit_home, project)
+    result = run_hook(hook_repository, project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Passed" in result.stdout
 
 
 def test_the_skip_escape_for_an_intended_loosening(
-    hook_repo: Path, pre_commit_home: Path, project: Path
+    hook_repository: HookRepository, project: Path
 ) -> None:
     stage(project, COMMITTED.replace("true", "false"))
-    result = try_repo(hook_repo, pre_commit_home, project, SKIP=HOOK)
+    result = run_hook(hook_repository, project, SKIP=HOOK)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Skipped" in result.stdout
 
 
 def test_pre_push_compares_the_pushed_commits(
-    hook_repo: Path, pre_commit_home: Path, project: Path
+    hook_repository: HookRepository, project: Path
 ) -> None:
     before = git(project, "rev-parse", "HEAD").strip()
     stage(project, COMMITTED.replace("[deploy]", "[]"))
     git(project, "commit", "-q", "-m", "allow every category")
     after = git(project, "rev-parse", "HEAD").strip()
-    result = try_repo(
-        hook_repo,
-        pre_commit_home,
+    result = run_hook(
+        hook_repository,
         project,
         *("--hook-stage", "pre-push", "--from-ref", before, "--to-ref", after),
     )
@@ -140,7 +119,7 @@ def test_pre_push_compares_the_pushed_commits(
 
 
 def test_a_hostile_change_is_caught_by_the_hook(
-    hook_repo: Path, pre_commit_home: Path, tmp_path: Path
+    hook_repository: HookRepository, tmp_path: Path
 ) -> None:
     """One commit trying every way that got past the hook: a name git reads as syntax, a link
     whose target is loosened, an attribute that changes the checkout (in another case too), a
@@ -181,7 +160,7 @@ def test_a_hostile_change_is_caught_by_the_hook(
     (project / "envs/prod").mkdir()
     git(project, "mv", "envs/dev/safety_profile.yaml", "envs/prod/safety_profile.yaml")
     git(project, "add", "-A")
-    result = try_repo(hook_repo, pre_commit_home, project)
+    result = run_hook(hook_repository, project)
     assert result.returncode == 1, result.stdout + result.stderr
     for line in (
         "0:prod.safety_profile.yaml:1:18: loosens: require_sandbox: true → false",
@@ -202,7 +181,7 @@ def test_a_hostile_change_is_caught_by_the_hook(
 
 
 def test_a_push_of_a_whole_new_history_compares_every_profile_with_the_baseline(
-    hook_repo: Path, pre_commit_home: Path, project: Path
+    hook_repository: HookRepository, project: Path
 ) -> None:
     """Pushing a branch whose root commit the remote lacks, pre-commit sets no range: every
     pushed profile is new, compared with DEFAULT_SAFETY_PROFILE (not HEAD with the index,
@@ -212,9 +191,8 @@ def test_a_push_of_a_whole_new_history_compares_every_profile_with_the_baseline(
     remote = ("--remote-name", "origin", "--remote-url", "file:///nowhere")
     branch = git(project, "symbolic-ref", "HEAD").strip()
     branches = ("--local-branch", branch, "--remote-branch", branch)
-    result = try_repo(
-        hook_repo,
-        pre_commit_home,
+    result = run_hook(
+        hook_repository,
         project,
         *("--hook-stage", "pre-push", "--all-files", *remote, *branches),
     )
@@ -228,37 +206,13 @@ def test_a_push_of_a_whole_new_history_compares_every_profile_with_the_baseline(
 INVALID = "require_sandbox: true\nmax_total_cost: 100.0\nallowed_skill_categories: [deploy\n"
 
 
-def run_configured_hooks(
-    hook_repo: Path, home: Path, project: Path, *hook_ids: str
-) -> subprocess.CompletedProcess[str]:
-    """`pre-commit run` as `git commit` runs it (the staged files), with a
-    `.pre-commit-config.yaml` that configures `hook_ids` from the hook repository's commit."""
-    config = {
-        "repos": [
-            {
-                "repo": str(hook_repo),
-                "rev": git(hook_repo, "rev-parse", "HEAD").strip(),
-                "hooks": [{"id": hook_id} for hook_id in hook_ids],
-            }
-        ]
-    }
-    config_file = project / "hooks.pre-commit-config.yaml"  # not named like a profile
-    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
-    return run_program(
-        "pre-commit",
-        *("run", "--config", str(config_file), "--color", "never"),
-        cwd=project,
-        env={"PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"},
-    )
-
-
 def test_an_invalid_profile_is_reported_once_and_fails_both_hooks(
-    hook_repo: Path, pre_commit_home: Path, project: Path
+    hook_repository: HookRepository, project: Path
 ) -> None:
     """Both hooks configured: the check hook says what is wrong, the loosening hook says in one
     line that the file is invalid, and still fails: an invalid file never passes as a change."""
     stage(project, INVALID)
-    both = run_configured_hooks(hook_repo, pre_commit_home, project, "safety-profile", HOOK)
+    both = run_hooks(hook_repository, project, ["safety-profile", HOOK])
     assert both.returncode == 1, both.stdout + both.stderr
     check_section, loosening_section = both.stdout.split("no loosening of Safety Profiles")
     assert "check Safety Profiles" in check_section
@@ -276,7 +230,7 @@ def test_an_invalid_profile_is_reported_once_and_fails_both_hooks(
     assert "SKIP=" not in both.stdout  # an invalid file is not a loosening to skip
 
     # The loosening hook alone still fails, and says how to see why.
-    alone = run_configured_hooks(hook_repo, pre_commit_home, project, HOOK)
+    alone = run_hooks(hook_repository, project, [HOOK])
     assert alone.returncode == 1, alone.stdout + alone.stderr
     assert deferred in alone.stdout
     # The command it names shows the problems.
@@ -285,7 +239,7 @@ def test_an_invalid_profile_is_reported_once_and_fails_both_hooks(
 
 
 def test_a_merge_that_loosens_a_profile_fails_at_the_pre_merge_commit_stage(
-    hook_repo: Path, pre_commit_home: Path, tmp_path: Path
+    hook_repository: HookRepository, tmp_path: Path
 ) -> None:
     """`git merge` of a branch that drops require_human_approval made a merge commit that no
     hook looked at: the hook ran at pre-commit and pre-push only. Installed for
@@ -294,8 +248,8 @@ def test_a_merge_that_loosens_a_profile_fails_at_the_pre_merge_commit_stage(
     config = {
         "repos": [
             {
-                "repo": str(hook_repo),
-                "rev": git(hook_repo, "rev-parse", "HEAD").strip(),
+                "repo": hook_repository.url,
+                "rev": hook_repository.rev,
                 "hooks": [{"id": HOOK}],
             }
         ]
@@ -311,7 +265,7 @@ def test_a_merge_that_loosens_a_profile_fails_at_the_pre_merge_commit_stage(
     git(project, "add", "-A")
     git(project, "commit", "-qm", "main")
     before = git(project, "rev-parse", "HEAD")
-    env = {"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"}
+    env = {"PRE_COMMIT_HOME": str(hook_repository.home), "NO_COLOR": "1"}
     installed = run_program(
         "pre-commit", "install", "--hook-type", "pre-merge-commit", cwd=project, env=env
     )

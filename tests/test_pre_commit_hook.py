@@ -1,8 +1,8 @@
-"""The hook as repo owners use it: the real `pre-commit try-repo` against this checkout."""
+"""The hook as repo owners use it: the real `pre-commit run` with the hook from this checkout at
+a commit (conftest's `hook_repository`)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import EXAMPLES, REPO_ROOT, console_script
+from git_repos import HookRepository, run_hooks
 from readme import code_blocks
 
 PRE_COMMIT = console_script("pre-commit")
@@ -62,22 +63,12 @@ def user_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
-def try_repo(repo: Path, hook_id: str, *files: str) -> subprocess.CompletedProcess[str]:
+def run_hook(
+    hooks: HookRepository, repo: Path, hook_id: str, *files: str
+) -> subprocess.CompletedProcess[str]:
     """The hook on `files`, or on every file of the repository without them."""
-    environment = {
-        **os.environ,
-        "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"),
-        "NO_COLOR": "1",
-    }
     which = ["--files", *files] if files else ["--all-files"]
-    return subprocess.run(
-        [PRE_COMMIT, "try-repo", str(REPO_ROOT), hook_id, "--color", "never", *which],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=environment,
-    )
+    return run_hooks(hooks, repo, [hook_id], *which)
 
 
 def test_hook_manifest_is_valid_for_pre_commit() -> None:
@@ -90,16 +81,18 @@ def test_hook_manifest_is_valid_for_pre_commit() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_valid_profile_passes(user_repo: Path) -> None:
-    result = try_repo(user_repo, "safety-profile", "config/safety_profile.yaml")
+def test_valid_profile_passes(user_repo: Path, hook_repository: HookRepository) -> None:
+    result = run_hook(hook_repository, user_repo, "safety-profile", "config/safety_profile.yaml")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Passed" in result.stdout
 
 
 @pytest.fixture(scope="module")
-def every_file_run(user_repo: Path) -> subprocess.CompletedProcess[str]:
+def every_file_run(
+    user_repo: Path, hook_repository: HookRepository
+) -> subprocess.CompletedProcess[str]:
     """One run over every file of the repository (`--all-files`)."""
-    return try_repo(user_repo, "safety-profile")
+    return run_hook(hook_repository, user_repo, "safety-profile")
 
 
 def test_bad_profiles_fail_naming_file_line_and_field(
