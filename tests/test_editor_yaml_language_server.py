@@ -25,7 +25,7 @@ from language_server import NODE_MINIMUM, Editor, editor_session
 from lsp_client import REMOTE_CONTENT_REQUEST, JsonObject
 from readme import documentation_text, modeline_block
 
-from cleveragents.safety_toolkit.starter import modeline
+from cleveragents.safety_toolkit.core.starter import modeline
 
 SECTION = "Editor autocompletion"
 SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
-    from ..diff import DiffReport, Finding
-    from ..resolve import Resolution
+    from ..core.diff import DiffReport, Finding
+    from ..core.resolve import Resolution
 
 __all__ = ["TextReporter", "finding_line", "invalid_files", "problem_line"]
 
@@ -107,7 +107,7 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
     ) -> str:
         """A header naming the file, then every field marked `# from file` or `# default`;
         for an invalid file, its problems as `check` reports them."""
-        from ..show import render_effective
+        from ..core.show import render_effective
 
         if document is None:
             return self.check(CheckedFiles((source,), tuple(problems)))
@@ -121,7 +121,7 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         from cleveragents.domain.models.core.document_values import shown_model
         from cleveragents.domain.models.core.safety_profile import Provenance
 
-        from ..rendering import marked_lines, yaml_value
+        from ..core.rendering import marked_lines, yaml_value
 
         statuses = [(p, *_layer_status(resolution, p)) for p in Provenance]
         width = max(len(where) for _, where, _ in statuses)
@@ -155,7 +155,7 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         return "\n".join(lines) + "\n"
 
     def rules(self, rule: Rule | None) -> str:
-        from ..rule_docs import rule_text, rules_list
+        from ..core.rule_docs import rule_text, rules_list
 
         return rules_list() if rule is None else rule_text(rule)
 
@@ -219,7 +219,7 @@ def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, 
 
 
 def _yaml_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
-    from ..rendering import yaml_key, yaml_value
+    from ..core.rendering import yaml_key, yaml_value
 
     if not values:
         return []

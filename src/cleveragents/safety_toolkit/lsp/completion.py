@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES, Change
 from cleveragents.reading.rules import STRICTER
 
+from ..core.kinds import KINDS, YAML_NAME
+from ..core.rendering import yaml_value
+from ..floor import value_text
 from .editor_fixes import lines_of
-from .floor import value_text
-from .kinds import KINDS, YAML_NAME
-from .rendering import yaml_value
 
 if TYPE_CHECKING:
-    from .floor import Floor
+    from ..floor import Floor
 
 __all__ = [
     "Completion",

@@ -29,7 +29,7 @@ from cleveragents.domain.models.core.strictness import FieldChange, compare_prof
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.validation import check_yaml_file
 
-from .floor import Floor
+from ..floor import Floor
 from .kind_hint import problems_with_hint, with_hints_last
 from .rendering import change_text
 

@@ -16,7 +16,8 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
-from .git_objects import (
+from ..core.kinds import KINDS
+from ..git.objects import (
     GITLINK,
     LINK,
     GitError,
@@ -26,7 +27,6 @@ from .git_objects import (
     git,
     quoted,
 )
-from .kinds import KINDS
 
 __all__ = ["Place", "Places", "UriRefused", "file_path", "kind_by_name", "link_problem", "target"]
 

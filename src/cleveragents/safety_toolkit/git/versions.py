@@ -26,10 +26,20 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .diff import Baseline, DiffReport, Finding, Verdict, Version, build_report, compare_versions
-from .floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
-from .git_names import LinkBudgetError, Named, named_files
-from .git_objects import (
+from ..core.diff import (
+    Baseline,
+    DiffReport,
+    Finding,
+    Verdict,
+    Version,
+    build_report,
+    compare_versions,
+)
+from ..core.kinds import YAML_NAME, DocumentKind
+from ..floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
+from .name_folding import collision_message, read_through_message, twin_groups
+from .names import LinkBudgetError, Named, named_files
+from .objects import (
     GITLINK,
     LINK,
     GitError,
@@ -45,8 +55,6 @@ from .git_objects import (
     quoted,
     transformed_paths,
 )
-from .kinds import YAML_NAME, DocumentKind
-from .name_folding import collision_message, read_through_message, twin_groups
 
 __all__ = [
     "ChangedFile",
@@ -538,7 +546,7 @@ class RevisionFiles(FloorFiles):
         return parse_config(data, pyproject, shown)
 
     def floor_file(self, spec: str, base: str, shown: str, where: str) -> tuple[bytes, int, str]:
-        from .floor import floor_identity, floor_outside
+        from ..floor import floor_identity, floor_outside
 
         if spec.startswith("/"):
             raise floor_outside(shown, where, "leads outside the repository")
@@ -718,8 +726,8 @@ class _SideFloors:
     ) -> list[Finding]:
         from cleveragents.domain.models.core.strictness import compare_values
 
-        from .kinds import KINDS
-        from .rendering import change_text
+        from ..core.kinds import KINDS
+        from ..core.rendering import change_text
 
         old_file, new_file = (floor.identity.split("\0")[0] for floor in (old, new))
         root = str(self.repository.root)

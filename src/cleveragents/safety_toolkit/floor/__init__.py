@@ -43,7 +43,7 @@ from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .usage import UsageError
+from ..cli.usage import UsageError
 
 if TYPE_CHECKING:
     import argparse
@@ -279,7 +279,7 @@ def _inside(path: str, folder: str) -> bool:
 def _ignored_by_git(root: str, relative: str) -> bool:
     """Whether git ignores the untracked file `relative` in the work tree `root` (a tracked
     file never is): a local file (`.env`, credentials), not part of what is reviewed."""
-    from .git_objects import GitError, git
+    from ..git.objects import GitError, git
 
     try:
         listed = git(
@@ -304,7 +304,7 @@ def _transformed_by_git(root: str, relative: str) -> str:
     the repository, never from an archive of it."""
     from pathlib import Path
 
-    from .git_objects import ARCHIVE_ATTRIBUTES, GitError, attribute_message, transformed_paths
+    from ..git.objects import ARCHIVE_ATTRIBUTES, GitError, attribute_message, transformed_paths
 
     path = relative.replace(os.sep, "/")
     try:
@@ -368,7 +368,7 @@ def _shipped_in(repository: str | None, path: str) -> bool:
     relative = os.path.relpath(real, repository)
     if not {"site-packages", "dist-packages"} & set(relative.split(os.sep)):
         return True
-    from .git_objects import GitError, git
+    from ..git.objects import GitError, git
 
     try:
         tracked = git(repository, "ls-files", "-z", "--cached", "--", relative.replace(os.sep, "/"))
@@ -547,7 +547,7 @@ def _distinct(floors: Sequence[Floor]) -> tuple[Floor, ...]:
 def value_text(value: Any, field: str, *, absent: bool = False) -> str:
     """A value as YAML, with what null and [] mean and whether the key was written (also the
     language server's words for a default and a floor's value)."""
-    from .rendering import yaml_value
+    from ..core.rendering import yaml_value
 
     facts = FIELD_FACTS.get(field)  # the editor also shows the defaults of other documents
     meaning = facts.meaning(value) if facts else ""
@@ -561,7 +561,7 @@ def value_text(value: Any, field: str, *, absent: bool = False) -> str:
 def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) -> str:
     """`false is looser than the floor's true (SOURCE)`: the profile's value (`change.new`)
     against the floor's (`change.old`), with the categories the floor does not allow."""
-    from .rendering import yaml_value
+    from ..core.rendering import yaml_value
 
     value = value_text(change.new, change.field, absent=absent)
     extra = ""

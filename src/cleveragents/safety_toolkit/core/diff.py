@@ -24,10 +24,10 @@ from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
-from .floor import Floor, FloorSetting, below_floor, floor_setting
+from ..cli.usage import UsageError
+from ..floor import Floor, FloorSetting, below_floor, floor_setting
 from .kinds import KINDS, DocumentKind
 from .rendering import change_text, yaml_value
-from .usage import UsageError
 
 if TYPE_CHECKING:
     import argparse

@@ -18,8 +18,8 @@ from collections import deque
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import NamedTuple
 
-from .git_objects import GITLINK, MISSING, Links, Node, Side
-from .kinds import folder_mark
+from ..core.kinds import folder_mark
+from .objects import GITLINK, MISSING, Links, Node, Side
 
 __all__ = ["LinkBudgetError", "Named", "named_files", "walk_budget"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .git_objects import LINK, GitError, LinkError, Links, Tree, git, read_blobs
+from .objects import LINK, GitError, LinkError, Links, Tree, git, read_blobs
 
 __all__ = ["head_version"]
 
