@@ -13,12 +13,13 @@ from typing import Any, NoReturn
 
 from cleveragents.reading.terminal_text import visible
 
+from ..core.floor_setting import floor_setting
 from ..core.kinds import KINDS
-from ..floor import FloorError, FloorSetting, floor_setting
+from ..core.usage import UsageError
+from ..floor import FloorError, FloorSetting
 from ..formats import format_help, format_names, reporter
 from ..formats.base import CheckedFiles
 from .help_text import ADD_FLOOR_HELP, COMMAND_HELP, FLOOR_HELP, KIND_HELP, NO_FLOOR_HELP
-from .usage import UsageError
 
 # The shells `safety-profile completion` writes a script for (shtab writes them).
 COMPLETION_SHELLS = ("bash", "zsh", "fish")

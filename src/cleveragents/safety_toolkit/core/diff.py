@@ -24,10 +24,11 @@ from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 from cleveragents.reading.validation import check_yaml_bytes_with_document
 
-from ..cli.usage import UsageError
-from ..floor import Floor, FloorSetting, below_floor, floor_setting
+from ..floor import Floor, FloorSetting, below_floor
+from .floor_setting import floor_setting
 from .kinds import KINDS, DocumentKind
 from .rendering import change_text, yaml_value
+from .usage import UsageError
 
 if TYPE_CHECKING:
     import argparse

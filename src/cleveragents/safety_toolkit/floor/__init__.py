@@ -43,11 +43,7 @@ from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from ..cli.usage import UsageError
-
 if TYPE_CHECKING:
-    import argparse
-
     from cleveragents.domain.models.core.document_values import ProfileValues
     from cleveragents.domain.models.core.strictness import FieldChange
     from cleveragents.reading.nodes import YamlDocument
@@ -66,7 +62,6 @@ __all__ = [
     "below_floor",
     "below_floor_text",
     "floor_problems",
-    "floor_setting",
     "load_floor",
     "parse_config",
     "value_text",
@@ -113,14 +108,6 @@ class FloorSetting(NamedTuple):
     def configured(self) -> bool:
         """Whether the floors the repository's pyproject.toml files set are the ones used."""
         return self.given is None and not self.refused
-
-
-def floor_setting(args: argparse.Namespace) -> FloorSetting:
-    """--floor, --no-floor and --add-floor as given on the command line; UsageError for
-    --floor and --no-floor at once."""
-    if args.floor is not None and args.no_floor:
-        raise UsageError("--floor and --no-floor do not go together; choose one")
-    return FloorSetting(args.floor, args.no_floor, tuple(getattr(args, "add_floor", None) or ()))
 
 
 class Configured(NamedTuple):
