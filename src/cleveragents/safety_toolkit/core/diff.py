@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.domain.models.core.document_values import model_profile_values
+from cleveragents.domain.models.core.rendering import change_text, yaml_value
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import FieldChange, compare_profiles
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
@@ -27,7 +28,6 @@ from cleveragents.reading.validation import check_yaml_bytes_with_document
 from ..floor import Floor, FloorSetting, below_floor
 from .floor_setting import floor_setting
 from .kinds import KINDS, DocumentKind
-from .rendering import change_text, yaml_value
 from .usage import UsageError
 
 if TYPE_CHECKING:

@@ -18,6 +18,7 @@ from cleveragents.domain.models.core.effective_settings import (
     EffectiveSettings,
     effective_settings,
 )
+from cleveragents.domain.models.core.rendering import change_text
 from cleveragents.domain.models.core.safety_profile import (
     DEFAULT_SAFETY_PROFILE,
     Provenance,
@@ -31,7 +32,6 @@ from cleveragents.reading.validation import check_yaml_file
 
 from ..floor import Floor
 from .kind_hint import problems_with_hint, with_hints_last
-from .rendering import change_text
 
 if TYPE_CHECKING:
     import argparse

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cleveragents.domain.models.core.rendering import yaml_value
 from cleveragents.reading.files import read_regular_file
 
 from .kinds import KINDS
-from .rendering import yaml_value
 
 COMMENT_WIDTH = 100
 

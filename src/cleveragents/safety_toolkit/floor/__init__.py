@@ -534,7 +534,7 @@ def _distinct(floors: Sequence[Floor]) -> tuple[Floor, ...]:
 def value_text(value: Any, field: str, *, absent: bool = False) -> str:
     """A value as YAML, with what null and [] mean and whether the key was written (also the
     language server's words for a default and a floor's value)."""
-    from ..core.rendering import yaml_value
+    from cleveragents.domain.models.core.rendering import yaml_value
 
     facts = FIELD_FACTS.get(field)  # the editor also shows the defaults of other documents
     meaning = facts.meaning(value) if facts else ""
@@ -548,7 +548,7 @@ def value_text(value: Any, field: str, *, absent: bool = False) -> str:
 def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) -> str:
     """`false is looser than the floor's true (SOURCE)`: the profile's value (`change.new`)
     against the floor's (`change.old`), with the categories the floor does not allow."""
-    from ..core.rendering import yaml_value
+    from cleveragents.domain.models.core.rendering import yaml_value
 
     value = value_text(change.new, change.field, absent=absent)
     extra = ""

@@ -119,9 +119,8 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         `from file`/`default`), then what the action's automation profile adds or is
         overruled on."""
         from cleveragents.domain.models.core.document_values import shown_model
+        from cleveragents.domain.models.core.rendering import marked_lines, yaml_value
         from cleveragents.domain.models.core.safety_profile import Provenance
-
-        from ..core.rendering import marked_lines, yaml_value
 
         statuses = [(p, *_layer_status(resolution, p)) for p in Provenance]
         width = max(len(where) for _, where, _ in statuses)
@@ -219,7 +218,7 @@ def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, 
 
 
 def _yaml_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
-    from ..core.rendering import yaml_key, yaml_value
+    from cleveragents.domain.models.core.rendering import yaml_key, yaml_value
 
     if not values:
         return []

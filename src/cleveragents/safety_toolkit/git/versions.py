@@ -724,10 +724,10 @@ class _SideFloors:
     def _compared(
         self, pyproject: str, old: Floor, new: Floor, compared: set[str]
     ) -> list[Finding]:
+        from cleveragents.domain.models.core.rendering import change_text
         from cleveragents.domain.models.core.strictness import compare_values
 
         from ..core.kinds import KINDS
-        from ..core.rendering import change_text
 
         old_file, new_file = (floor.identity.split("\0")[0] for floor in (old, new))
         root = str(self.repository.root)

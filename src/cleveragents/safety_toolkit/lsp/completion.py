@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cleveragents.domain.models.core.rendering import yaml_value
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES, Change
 from cleveragents.reading.rules import STRICTER
 
 from ..core.kinds import KINDS, YAML_NAME
-from ..core.rendering import yaml_value
 from ..floor import value_text
 from .editor_fixes import lines_of
 
