@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
+from cleveragents.domain.models.core.rendering import below_floor_text
 from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
@@ -60,11 +60,9 @@ __all__ = [
     "FloorSetting",
     "Floors",
     "below_floor",
-    "below_floor_text",
     "floor_problems",
     "load_floor",
     "parse_config",
-    "value_text",
 ]
 
 ALLOW_NO_FLOOR_VARIABLE = "SAFETY_PROFILE_ALLOW_NO_FLOOR"
@@ -529,34 +527,6 @@ def _distinct(floors: Sequence[Floor]) -> tuple[Floor, ...]:
     pyproject.toml repeating the root's) is one floor, reported once; two files are two floors,
     however alike their names read."""
     return tuple({floor.identity: floor for floor in reversed(floors)}.values())[::-1]
-
-
-def value_text(value: Any, field: str, *, absent: bool = False) -> str:
-    """A value as YAML, with what null and [] mean and whether the key was written (also the
-    language server's words for a default and a floor's value)."""
-    from cleveragents.domain.models.core.rendering import yaml_value
-
-    facts = FIELD_FACTS.get(field)  # the editor also shows the defaults of other documents
-    meaning = facts.meaning(value) if facts else ""
-    notes = [meaning] if meaning else []
-    if absent:
-        notes.append("the key is absent: its default applies")
-    text = yaml_value(list(value) if isinstance(value, tuple) else value)
-    return text + (f" ({'; '.join(notes)})" if notes else "")
-
-
-def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) -> str:
-    """`false is looser than the floor's true (SOURCE)`: the profile's value (`change.new`)
-    against the floor's (`change.old`), with the categories the floor does not allow."""
-    from cleveragents.domain.models.core.rendering import yaml_value
-
-    value = value_text(change.new, change.field, absent=absent)
-    extra = ""
-    if FIELD_FACTS[change.field].stricter is Stricter.SUBSET and change.new and change.old:
-        beyond = [category for category in change.new if category not in change.old]
-        extra = f"; it allows {', '.join(map(yaml_value, beyond))}"
-    floor_value = value_text(change.old, change.field)
-    return f"{value} is looser than the floor's {floor_value} ({visible(source)}){extra}"
 
 
 class BelowFloor(NamedTuple):

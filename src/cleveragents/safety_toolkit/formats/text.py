@@ -183,9 +183,8 @@ def diff_summary(report: DiffReport) -> str:
 def _floor_lines(resolution: Resolution) -> list[str]:
     """For each floor that applies, the fields of the applied profile below it, or that it
     meets it."""
+    from cleveragents.domain.models.core.rendering import below_floor_text
     from cleveragents.reading.terminal_text import visible
-
-    from ..floor import below_floor_text
 
     lines = []
     for floor, below in resolution.floors:

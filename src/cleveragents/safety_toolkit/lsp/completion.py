@@ -18,12 +18,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cleveragents.domain.models.core.rendering import yaml_value
+from cleveragents.domain.models.core.rendering import value_text, yaml_value
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES, Change
 from cleveragents.reading.rules import STRICTER
 
 from ..core.kinds import KINDS, YAML_NAME
-from ..floor import value_text
 from .editor_fixes import lines_of
 
 if TYPE_CHECKING:
