@@ -450,8 +450,8 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from ..core.diff import DiffReport, diff_files, diff_options, load_baseline
+    from ..core.git_diff import GitComparison, GitError, diff_against_git, pre_commit_comparison
     from ..floor import Floors
-    from ..git.versions import GitComparison, GitError, diff_against_git, pre_commit_comparison
 
     try:
         options = diff_options(args, _colour(args.output_format))

@@ -26,20 +26,10 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from ..core.diff import (
-    Baseline,
-    DiffReport,
-    Finding,
-    Verdict,
-    Version,
-    build_report,
-    compare_versions,
-)
-from ..core.kinds import YAML_NAME, DocumentKind
 from ..floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
-from .name_folding import collision_message, read_through_message, twin_groups
-from .names import LinkBudgetError, Named, named_files
-from .objects import (
+from ..git.name_folding import collision_message, read_through_message, twin_groups
+from ..git.names import LinkBudgetError, Named, named_files
+from ..git.objects import (
     GITLINK,
     LINK,
     GitError,
@@ -55,6 +45,16 @@ from .objects import (
     quoted,
     transformed_paths,
 )
+from .diff import (
+    Baseline,
+    DiffReport,
+    Finding,
+    Verdict,
+    Version,
+    build_report,
+    compare_versions,
+)
+from .kinds import YAML_NAME, DocumentKind
 
 __all__ = [
     "ChangedFile",
@@ -727,7 +727,7 @@ class _SideFloors:
         from cleveragents.domain.models.core.rendering import change_text
         from cleveragents.domain.models.core.strictness import compare_values
 
-        from ..core.kinds import KINDS
+        from .kinds import KINDS
 
         old_file, new_file = (floor.identity.split("\0")[0] for floor in (old, new))
         root = str(self.repository.root)
