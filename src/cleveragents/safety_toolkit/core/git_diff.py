@@ -54,7 +54,7 @@ from .diff import (
     build_report,
     compare_versions,
 )
-from .kinds import YAML_NAME, DocumentKind
+from .kinds import YAML_NAME, DocumentKind, folder_mark
 
 __all__ = [
     "ChangedFile",
@@ -353,7 +353,7 @@ class _Comparison:
         self.pairs: list[_Pair] = []
         self.names: list[Named] = []
         try:
-            self.names = list(named_files(old_links, new_links, wanted, pathspecs))
+            self.names = list(named_files(old_links, new_links, wanted, folder_mark, pathspecs))
         except LinkBudgetError as error:
             self.problems.append(
                 _problem(
