@@ -190,7 +190,7 @@ def floor_identity(path: str, data: bytes) -> str:
 
 class FloorFiles:
     """Where `pyproject.toml` files and the floor files they name are read from: here, the
-    working tree (`diff --git` reads a revision's through `git_versions`)."""
+    working tree (`diff --git` reads a revision's through `core/git_diff.py`)."""
 
     label = ""  # after a pyproject.toml's name in messages: " in REV" for a revision
 
