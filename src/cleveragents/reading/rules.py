@@ -77,7 +77,7 @@ class Severity(enum.StrEnum):
     HINT = ("hint", "notice", "note", 4, "\033[36m", False)
 
 
-Verdict = Literal["error", "accepts", "crashes"]
+ReaderVerdict = Literal["error", "accepts", "crashes"]
 
 # The one style of every id (see above): `family.name`, the name's words joined by `-`, or, for
 # `loosens.FIELD` and `tightens.FIELD`, a profile field's name. The output schemas of `check`
@@ -93,7 +93,7 @@ DOCS_URL = f"{REPOSITORY_URL}docs/rules.md"
 class Reading(NamedTuple):
     """What one other reader makes of an example file: its verdict, and what it reads or says."""
 
-    verdict: Verdict
+    verdict: ReaderVerdict
     detail: str = ""
 
 
