@@ -29,6 +29,8 @@ A floor is read with the same strict loader and checked by the same validator as
 FloorError, which every command reports with exit status 2: never "no floor". `--no-floor` is
 refused where the configuration sets a floor unless the environment sets
 `SAFETY_PROFILE_ALLOW_NO_FLOOR=1`, so a command line alone cannot talk CI out of it.
+
+This module finds and reads floors; `comparison.py` holds a profile to them.
 """
 
 from __future__ import annotations
@@ -36,17 +38,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from cleveragents.domain.models.core.rendering import below_floor_text
-from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-if TYPE_CHECKING:
-    from cleveragents.domain.models.core.document_values import ProfileValues
-    from cleveragents.domain.models.core.strictness import FieldChange
-    from cleveragents.reading.nodes import YamlDocument
+from .comparison import BelowFloor, below_floor, floor_problems
 
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",
@@ -527,60 +524,3 @@ def _distinct(floors: Sequence[Floor]) -> tuple[Floor, ...]:
     pyproject.toml repeating the root's) is one floor, reported once; two files are two floors,
     however alike their names read."""
     return tuple({floor.identity: floor for floor in reversed(floors)}.values())[::-1]
-
-
-class BelowFloor(NamedTuple):
-    """One field looser than the floor, placed in the document."""
-
-    change: FieldChange  # old: the floor's value; new: the profile's
-    line: int
-    column: int
-    path: str  # the field, e.g. `safety_profile.require_sandbox` in an action
-    message: str
-
-
-def _stricter_elsewhere(floor: Floor, field: str, floors: Sequence[Floor]) -> bool:
-    """Whether another version of the same floor file (`diff --git` holds a file to the floor
-    as the old revision and the new one set it) is stricter on `field`: the stricter one is
-    the one reported."""
-    from cleveragents.domain.models.core.strictness import STRICTNESS_RULES, Change
-
-    own = floor.profile[field]
-    same_file = floor.identity.split("\0")[0]
-    return any(
-        other.identity.split("\0")[0] == same_file
-        and other.identity != floor.identity
-        and STRICTNESS_RULES[field].compare(own, other.profile[field]) is Change.TIGHTENS
-        for other in floors
-    )
-
-
-def below_floor(
-    profile: ProfileValues, floors: Sequence[Floor], document: YamlDocument, prefix: Loc
-) -> list[BelowFloor]:
-    """Each field of `profile` (at `prefix` in `document`) looser than each of the floors,
-    placed at the field's value, or where the profile starts when the key is absent. Of two
-    versions of one floor file, a field is held to the stricter of them."""
-    from cleveragents.domain.models.core.strictness import values_below
-
-    found = []
-    for floor in floors:
-        for change in values_below(profile.values, floor.profile):
-            if len(floors) > 1 and _stricter_elsewhere(floor, change.field, floors):
-                continue
-            loc = (*prefix, change.field)
-            absent = change.field not in profile.given
-            line, column = document.position(prefix if absent else loc)
-            message = below_floor_text(change, floor.source, absent=absent)
-            found.append(BelowFloor(change, line, column, render_loc(loc), message))
-    return found
-
-
-def floor_problems(
-    profile: ProfileValues, floors: Sequence[Floor], document: YamlDocument, prefix: Loc, file: str
-) -> list[Problem]:
-    """`below_floor`, as `check`'s errors."""
-    return [
-        Problem(file, below.line, below.column, below.path, below.message, Rule.FLOOR_LOOSER)
-        for below in below_floor(profile, floors, document, prefix)
-    ]
