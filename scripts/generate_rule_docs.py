@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cleveragents.safety_toolkit.field_docs import with_field_table
-from cleveragents.safety_toolkit.rule_docs import (
+from cleveragents.safety_toolkit.core.field_docs import with_field_table
+from cleveragents.safety_toolkit.core.rule_docs import (
     EXAMPLE_TEXTS_FILE,
     example_texts_json,
     rules_markdown,
@@ -23,7 +23,7 @@ from cleveragents.safety_toolkit.rule_docs import (
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-EXAMPLE_TEXTS = ROOT / "src" / "cleveragents" / "safety_toolkit" / EXAMPLE_TEXTS_FILE
+EXAMPLE_TEXTS = ROOT / "src" / "cleveragents" / "safety_toolkit" / "core" / EXAMPLE_TEXTS_FILE
 RULES_PAGE = DOCS / "rules.md"
 READERS_PAGE = DOCS / "one-file-one-meaning.md"
 # Which page holds each field table (`field_docs.FIELD_TABLES`).

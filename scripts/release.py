@@ -56,7 +56,7 @@ VERSIONED_URL_FILES = (
     ROOT / "docs" / "editor-schema.md",
 )
 # The revision whose schema `safety-profile init`'s modeline names (see its comment there).
-STARTER = ROOT / "src" / "cleveragents" / "safety_toolkit" / "starter.py"
+STARTER = ROOT / "src" / "cleveragents" / "safety_toolkit" / "core" / "starter.py"
 SCHEMA_REVISION_LINE = re.compile(r'^SCHEMA_REVISION = "[^"\n]*"$', re.MULTILINE)
 
 
@@ -200,7 +200,7 @@ def check_distributions(sdist: Path, wheel: Path) -> None:
             for command in OUTPUT_SCHEMAS
         }
         # What `safety-profile rules ID` shows of its examples.
-        expected.add("cleveragents/safety_toolkit/rule_examples.json")
+        expected.add("cleveragents/safety_toolkit/core/rule_examples.json")
         if missing := sorted(expected - names):
             raise ReleaseError(f"{wheel.name} lacks {', '.join(missing)}")
     with tarfile.open(sdist) as archive:

@@ -26,7 +26,7 @@ from cleveragents.reading.document import load_yaml_document
 from cleveragents.reading.loaded_file import load_bytes
 from cleveragents.reading.problems import ProfileFileError
 from cleveragents.reading.validation import check_yaml_bytes
-from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.core.kinds import KINDS
 
 INSTALLED_SCHEMAS = KINDS["profile"].schema_path().parent
 

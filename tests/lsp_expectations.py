@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from conftest import EXAMPLES, REPO_ROOT, console_script, relative
 
-from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.core.kinds import KINDS
 
 CLI = console_script("safety-profile")
 EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.yaml"))

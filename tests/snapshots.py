@@ -173,7 +173,7 @@ def _in_repository_root() -> Iterator[None]:
 def run_in_process(arguments: Sequence[str]) -> Outcome:
     """`safety-profile ARGUMENTS` through `main`, from the repository root, its standard
     output and error captured as a real run with PYTHONIOENCODING=utf-8 writes them."""
-    from cleveragents.safety_toolkit.cli import main
+    from cleveragents.safety_toolkit.cli.main import main
 
     out, err = io.BytesIO(), io.BytesIO()
     stdout = io.TextIOWrapper(out, encoding="utf-8", errors="strict")

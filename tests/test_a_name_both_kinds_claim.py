@@ -25,7 +25,7 @@ from programs import run_program
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from readme import code_blocks
 
-from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.core.kinds import KINDS
 
 ACTION_TEXT = (EXAMPLES / "actions" / "valid" / "empty_safety_profile.action.yaml").read_text(
     encoding="utf-8"

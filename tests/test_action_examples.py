@@ -29,8 +29,8 @@ from cleveragents.domain.models.core.document_values import shown_document
 from cleveragents.reading.document import load_yaml_document
 from cleveragents.reading.loaded_file import load_file
 from cleveragents.reading.validation import check_yaml_bytes
-from cleveragents.safety_toolkit.kinds import KINDS
-from cleveragents.safety_toolkit.show import render_effective
+from cleveragents.safety_toolkit.core.kinds import KINDS
+from cleveragents.safety_toolkit.core.show import render_effective
 
 VALID_ACTIONS = sorted((EXAMPLES / "actions" / "valid").glob("*.yaml"))
 INVALID_ACTIONS = sorted((EXAMPLES / "actions" / "invalid").glob("*.yaml"))

@@ -1,9 +1,23 @@
-"""The layers import down the stack only: reading -> domain -> commands (safety_toolkit) ->
-formats. No package imports one above it, no two modules of domain/ import each other (type-only
-imports count), and command modules do not import one another: what they share (rendering,
-kinds, the rule catalogue, the format registry) is a module of its own.
+"""The layers import down the stack only, exactly as docs/architecture.md draws them.
 
-Read from the source with `ast`, every import counted, lazy ones inside functions too."""
+Across the project: reading -> domain -> safety_toolkit (and persistence beside it); no package
+imports one above it, and no two modules of domain/ import each other.
+
+Inside safety_toolkit/, one folder per job, each importing only the folders its row of
+`MAY_IMPORT` names (and reading/, domain/, the generated code where the row says so):
+
+    cli/      -> lsp, formats, core, floor, git
+    lsp/      -> core, floor, git
+    formats/  -> core
+    core/     -> floor, git
+    floor/    -> git
+    git/      -> (reading only)
+
+Nothing imports cli/ but `__main__` (the package's `python -m`). The commands of core/ (check,
+diff, resolve, show, starter) do not import one another: what they share is a module of its own.
+
+Read from the source with `ast`, every import counted: lazy ones inside functions and type-only
+ones too."""
 
 from __future__ import annotations
 
@@ -14,15 +28,30 @@ import pytest
 from conftest import REPO_ROOT
 
 SOURCE = REPO_ROOT / "src" / "cleveragents"
+TOOLKIT = "cleveragents.safety_toolkit"
+GENERATED = {"schema_models", "schema_validators"}
+
 LAYERS = ["reading", "domain", "safety_toolkit", "persistence"]
 # What each package may import from the project (besides itself and the generated code).
-MAY_IMPORT = {
+MAY_IMPORT_PACKAGE = {
     "reading": set(),
     "domain": {"reading"},
     "safety_toolkit": {"reading", "domain"},
     "persistence": {"reading", "domain"},
 }
-COMMANDS = {"check", "diff", "resolve", "show", "starter", "git_versions", "cli"}
+
+# The table of docs/architecture.md: each folder of safety_toolkit/, the folders it may import,
+# and whether it may import domain/ (every folder may import reading/).
+MAY_IMPORT = {
+    "cli": {"lsp", "formats", "core", "floor", "git"},
+    "lsp": {"core", "floor", "git"},
+    "formats": {"core"},
+    "core": {"floor", "git"},
+    "floor": {"git"},
+    "git": set(),
+}
+MAY_IMPORT_DOMAIN = {"cli", "lsp", "formats", "core", "floor"}
+COMMANDS = {"check", "diff", "resolve", "show", "starter"}
 
 
 def module_name(path: Path) -> str:
@@ -54,9 +83,18 @@ def project_imports(package: str) -> dict[str, set[str]]:
     }
 
 
+def folder(module: str) -> str | None:
+    """The folder of safety_toolkit/ a module is in (None: the package's own `__init__`,
+    `__main__`, or a module outside the toolkit)."""
+    parts = module.split(".")
+    if parts[:2] != TOOLKIT.split(".") or len(parts) < 3 or parts[2] == "__main__":
+        return None
+    return parts[2]
+
+
 @pytest.mark.parametrize("package", LAYERS)
 def test_no_package_imports_one_above_it(package: str) -> None:
-    allowed = {package, *MAY_IMPORT[package], "schema_models", "schema_validators"}
+    allowed = {package, *MAY_IMPORT_PACKAGE[package], *GENERATED}
     wrong = {
         (module, name)
         for module, names in project_imports(package).items()
@@ -64,6 +102,40 @@ def test_no_package_imports_one_above_it(package: str) -> None:
         if name.split(".")[1] not in allowed
     }
     assert wrong == set()
+
+
+def test_the_toolkit_is_the_folders_of_the_table() -> None:
+    """Every module of safety_toolkit/ is in one of the table's folders, but for the package's
+    own `__init__` and `__main__`: a new folder gets a row (and its line in the docs)."""
+    toolkit = SOURCE / "safety_toolkit"
+    folders = {path.name for path in toolkit.iterdir() if (path / "__init__.py").exists()}
+    loose = {path.name for path in toolkit.glob("*.py")}
+    assert (folders, loose) == (set(MAY_IMPORT), {"__init__.py", "__main__.py"})
+
+
+@pytest.mark.parametrize("name", sorted(MAY_IMPORT))
+def test_each_folder_imports_only_its_row_of_the_table(name: str) -> None:
+    allowed = {name, *MAY_IMPORT[name]}
+    wrong = set()
+    for module, names in project_imports(f"safety_toolkit/{name}").items():
+        for imported in names:
+            top = imported.split(".")[1]
+            if top == "safety_toolkit":
+                if folder(imported) not in allowed:
+                    wrong.add((module, imported))
+            elif top == "domain" and name not in MAY_IMPORT_DOMAIN:
+                wrong.add((module, imported))
+    assert wrong == set()
+
+
+def test_nothing_imports_cli_but_main() -> None:
+    graph = project_imports("safety_toolkit")
+    importers = {
+        module
+        for module, names in graph.items()
+        if folder(module) != "cli" and any(folder(name) == "cli" for name in names)
+    }
+    assert importers == {f"{TOOLKIT}.__main__"}
 
 
 def test_no_import_cycle_inside_domain() -> None:
@@ -80,19 +152,13 @@ def test_no_import_cycle_inside_domain() -> None:
 
 
 def test_command_modules_do_not_import_each_other() -> None:
-    toolkit = "cleveragents.safety_toolkit"
-    commands = {f"{toolkit}.{name}" for name in COMMANDS - {"cli"}}
-    graph = project_imports("safety_toolkit")
+    commands = {f"{TOOLKIT}.core.{name}" for name in COMMANDS}
+    graph = project_imports("safety_toolkit/core")
     wrong = {
         (module, name)
         for module, names in graph.items()
         if module in commands
         for name in names & commands
-        # git_versions reads the versions diff compares: diff's own source of input.
-        if (module, name) != (f"{toolkit}.git_versions", f"{toolkit}.diff")
+        if name != module
     }
     assert wrong == set()
-    # The formats render reports; they import no command but for the report types.
-    for module, names in graph.items():
-        if module.startswith(f"{toolkit}.formats"):
-            assert names & {f"{toolkit}.cli", f"{toolkit}.check"} == set(), module

@@ -185,7 +185,7 @@ def test_diff_git_imports_no_pydantic(tmp_path: Path, staged: bool) -> None:
     )
     assert status == 1
     assert output.startswith("a.safety_profile.yaml:1:18: loosens: require_sandbox: true → false")
-    assert "cleveragents.safety_toolkit.git_versions" in modules  # git was asked
+    assert "cleveragents.safety_toolkit.core.git_diff" in modules  # git was asked
     assert pydantic_modules(modules) == set()
 
 
@@ -225,7 +225,7 @@ def _language_server_modules(tmp_path: Path, folder: Path, name: str, text: str)
 
 GIT_MODULES = {
     f"cleveragents.safety_toolkit.{name}"
-    for name in ("git_objects", "git_versions", "git_names", "head_version", "diff")
+    for name in ("git.objects", "core.git_diff", "git.names", "git.head_version", "core.diff")
 }
 INVALID = "require_sandbox: maybe\n"
 
@@ -247,4 +247,4 @@ def test_the_language_server_opens_a_file_in_a_repository_without_pydantic(
     repository = new_repository(tmp_path / "repo", {"a.safety_profile.yaml": FLOOR})
     modules = _language_server_modules(tmp_path, repository, "a.safety_profile.yaml", INVALID)
     assert pydantic_modules(modules) == set()
-    assert "cleveragents.safety_toolkit.head_version" in modules  # HEAD's version was read
+    assert "cleveragents.safety_toolkit.git.head_version" in modules  # HEAD's version was read

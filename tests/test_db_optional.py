@@ -21,7 +21,7 @@ def test_toolkit_and_hook_do_not_import_sqlalchemy_or_alembic() -> None:
     code = (
         "import sys\n"
         "import cleveragents.domain.models.core.safety_profile\n"
-        "from cleveragents.safety_toolkit import cli\n"
+        "from cleveragents.safety_toolkit.cli import main as cli\n"
         "status = cli.main(['check', '--kind', 'profile', sys.argv[1]])\n"  # the hook's entry
         "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'sqlalchemy', 'alembic'})\n"
         "print(status, loaded)\n"

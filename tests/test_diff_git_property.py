@@ -44,12 +44,12 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE
-from cleveragents.safety_toolkit.diff import Verdict, diff_files
+from cleveragents.safety_toolkit.core.diff import Verdict, diff_files
+from cleveragents.safety_toolkit.core.git_diff import GitComparison, diff_against_git
+from cleveragents.safety_toolkit.core.kinds import KINDS
 from cleveragents.safety_toolkit.floor import FloorError, Floors
-from cleveragents.safety_toolkit.git_objects import transformed_paths
-from cleveragents.safety_toolkit.git_versions import GitComparison, diff_against_git
-from cleveragents.safety_toolkit.kinds import KINDS
-from cleveragents.safety_toolkit.name_folding import folded, twin_groups
+from cleveragents.safety_toolkit.git.name_folding import folded, twin_groups
+from cleveragents.safety_toolkit.git.objects import transformed_paths
 
 PROFILE = KINDS["profile"]
 # Odd names: git syntax, a leading dash, any case, a newline, a byte that is not UTF-8, a folder;

@@ -19,8 +19,8 @@ from readme import code_blocks, documentation_text, modeline_block
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.reading.validation import check_yaml_bytes
-from cleveragents.safety_toolkit.kinds import KINDS
-from cleveragents.safety_toolkit.starter import modeline
+from cleveragents.safety_toolkit.core.kinds import KINDS
+from cleveragents.safety_toolkit.core.starter import modeline
 
 EDITORS = REPO_ROOT / "editors"
 VSCODE_SETTINGS = EDITORS / "vscode" / "settings.json"

@@ -45,7 +45,7 @@ def neovim() -> str:
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Everything the plan asked Neovim to do, and what it showed."""
-    from language_server import server_command
+    from yaml_language_server import server_command
 
     folder = tmp_path_factory.mktemp("neovim")
     edited, both = folder / "edited.safety_profile.yaml", folder / "both.safety_profile.yaml"

@@ -26,11 +26,11 @@ import pytest
 import yaml
 from conftest import REPO_ROOT
 from git_repos import new_repository, write_files
-from language_server import Editor, editor_session
 from lsp_client import REMOTE_CONTENT_REQUEST, remote_uri
 from programs import run_program
+from yaml_language_server import Editor, editor_session
 
-from cleveragents.safety_toolkit.starter import published_schema_url
+from cleveragents.safety_toolkit.core.starter import published_schema_url
 
 CATALOG_ENTRY: dict[str, Any] = json.loads(
     (REPO_ROOT / "editors" / "schemastore-catalog-entry.json").read_text(encoding="utf-8")

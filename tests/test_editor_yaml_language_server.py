@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLES, PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR, VALID_PROFILES
-from language_server import NODE_MINIMUM, Editor, editor_session
 from lsp_client import REMOTE_CONTENT_REQUEST, JsonObject
 from readme import documentation_text, modeline_block
+from yaml_language_server import NODE_MINIMUM, Editor, editor_session
 
-from cleveragents.safety_toolkit.starter import modeline
+from cleveragents.safety_toolkit.core.starter import modeline
 
 SECTION = "Editor autocompletion"
 SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))

@@ -13,7 +13,7 @@ from cleveragents.domain.models.core.automation_profile import OVERLAPPING_SAFET
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter, field_facts
 from cleveragents.reading.rules import STRICTER
-from cleveragents.safety_toolkit.field_docs import FIELD_TABLES, with_field_table
+from cleveragents.safety_toolkit.core.field_docs import FIELD_TABLES, with_field_table
 
 SCHEMA = REPO_ROOT / "schema"
 PAGES = {"stricter": REPO_ROOT / "docs" / "loosening.md", "floor": REPO_ROOT / "docs" / "floor.md"}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cleveragents.reading.problems import labelled
-from cleveragents.safety_toolkit.cli import main
+from cleveragents.safety_toolkit.cli.main import main
 from cleveragents.safety_toolkit.formats import format_names
 
 DETAIL = "100.0 → null (no limit)"

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from programs import BIN, run_program
 
-from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.core.kinds import KINDS
 
 ACTION_EXAMPLES = sorted((EXAMPLES / "actions").rglob("*.yaml"))
 SEEDS = [path.read_bytes() for path in VALID_PROFILES + INVALID_PROFILES + ACTION_EXAMPLES]

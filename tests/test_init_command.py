@@ -16,7 +16,7 @@ from git_repos import git, new_repository, write_files
 from programs import run_program
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
-from cleveragents.safety_toolkit.starter import SCHEMA_REVISION
+from cleveragents.safety_toolkit.core.starter import SCHEMA_REVISION
 
 SCHEMA: dict[str, Any] = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
 MODELINE_PREFIX = "# yaml-language-server: $schema="

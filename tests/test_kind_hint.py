@@ -11,7 +11,7 @@ import pytest
 from conftest import EXAMPLES, relative
 from programs import run_program
 
-from cleveragents.safety_toolkit.kind_hint import resembled_kind
+from cleveragents.safety_toolkit.core.kind_hint import resembled_kind
 
 ACTION = relative(EXAMPLES / "actions" / "valid" / "spec_secure_deploy.action.yaml")
 PROFILE = relative(EXAMPLES / "valid" / "spec_example.safety_profile.yaml")

@@ -24,7 +24,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from test_language_server import SERVER, open_document, start
 
 from cleveragents.reading.rules import STRICTER
-from cleveragents.safety_toolkit.lsp_completion import workspace_categories
+from cleveragents.safety_toolkit.lsp.completion import workspace_categories
 
 PROFILE = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
 ACTION = json.loads((SCHEMA_DIR / "action.schema.json").read_text(encoding="utf-8"))

@@ -26,7 +26,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from test_language_server import awaiting, change_document, shown
 
-from cleveragents.safety_toolkit.language_server import GIT_TIME_LIMIT
+from cleveragents.safety_toolkit.lsp.server import GIT_TIME_LIMIT
 
 SERVER = [console_script("safety-profile"), "lsp"]
 LOOSE = "require_sandbox: false\nmax_retries_per_step: 3\n"

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from programs import run_program
 
 from cleveragents.reading.rules import Severity
-from cleveragents.safety_toolkit.cli import main
+from cleveragents.safety_toolkit.cli.main import main
 
 OUTPUT_SCHEMAS = Path(str(files("cleveragents.safety_toolkit") / "output_schemas"))
 COMMANDS = ("check", "diff", "resolve", "show")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import SCHEMA_DIR
 
-from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.core.kinds import KINDS
 
 
 def test_wheel_contains_layer_generated_models_schemas_and_markers(built_wheel: Path) -> None:
@@ -60,9 +60,9 @@ def test_rules_shows_its_examples_from_the_unpacked_wheel(
     zipfile.ZipFile(built_wheel).extractall(tmp_path / "wheel")
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
-        "import cleveragents.safety_toolkit.rule_docs as module;"
+        "import cleveragents.safety_toolkit.core.rule_docs as module;"
         "assert module.__file__.startswith(sys.argv[1]), module.__file__;"
-        "from cleveragents.safety_toolkit.cli import main;"
+        "from cleveragents.safety_toolkit.cli.main import main;"
         "sys.exit(main(['rules', 'yaml.tab']))"
     )
     result = subprocess.run(

@@ -120,7 +120,7 @@ def test_bad_profiles_fail_naming_file_line_and_field(
 
 def test_diff_selects_the_files_the_check_hooks_match() -> None:
     # `diff --git` and the loosening hook (which asks git itself) use the same patterns.
-    from cleveragents.safety_toolkit.kinds import KINDS
+    from cleveragents.safety_toolkit.core.kinds import KINDS
 
     hooks = {
         hook["id"]: hook
@@ -136,7 +136,7 @@ def test_diff_selects_the_files_the_check_hooks_match() -> None:
     )
     # The loosening hook names the hook that checks each kind's files (and reports why one is
     # invalid).
-    from cleveragents.safety_toolkit.diff import CHECK_HOOKS
+    from cleveragents.safety_toolkit.core.diff import CHECK_HOOKS
 
     assert set(CHECK_HOOKS) == set(KINDS)
     for kind, hook_id in CHECK_HOOKS.items():

@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 
 from cleveragents.reading.field_names import closest_field
 from cleveragents.reading.problems import Problem
-from cleveragents.safety_toolkit.check import Checker
-from cleveragents.safety_toolkit.diff import Verdict, Version, compare_versions
-from cleveragents.safety_toolkit.editor_fixes import FIXED_RULES, apply, fixes
-from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.core.check import Checker
+from cleveragents.safety_toolkit.core.diff import Verdict, Version, compare_versions
+from cleveragents.safety_toolkit.core.kinds import KINDS
+from cleveragents.safety_toolkit.lsp.editor_fixes import FIXED_RULES, apply, fixes
 
 PROFILE = KINDS["profile"]
 FIELDS = PROFILE.field_names()

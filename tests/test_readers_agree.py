@@ -20,8 +20,8 @@ from typing import NamedTuple
 
 import pytest
 from conftest import REPO_ROOT, SCHEMA_DIR, console_script
-from language_server import Editor, editor_session
 from programs import run_program
+from yaml_language_server import Editor, editor_session
 
 from cleveragents.reading.rules import Example, Rule
 

@@ -102,7 +102,7 @@ def test_a_release_up_to_publishing(clone: Path) -> None:
         schema = json.loads(path.read_text(encoding="utf-8"))
         assert schema["$id"].endswith(f"/v{version}/schema/{path.name}")
     # `safety-profile init`'s modeline, which named the default branch, names the new tag.
-    starter = clone / "src" / "cleveragents" / "safety_toolkit" / "starter.py"
+    starter = clone / "src" / "cleveragents" / "safety_toolkit" / "core" / "starter.py"
     assert f'\nSCHEMA_REVISION = "v{version}"\n' in starter.read_text(encoding="utf-8")
     # The VS Code extension the workflow packages carries the same version.
     extension = clone / "editors" / "vscode"

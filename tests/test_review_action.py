@@ -351,7 +351,8 @@ for script in (Path(os.fsdecode(a)) for a in arguments if a.endswith(b".sh")):
     "cleveragents/safety_toolkit/__init__.py": "",
     "cleveragents/safety_toolkit/formats/__init__.py": "",
     "cleveragents/safety_toolkit/formats/sarif_runs.py": "print('{}')\n",
-    "cleveragents/safety_toolkit/github_event.py": "",
+    "cleveragents/safety_toolkit/git/__init__.py": "",
+    "cleveragents/safety_toolkit/git/github_event.py": "",
 }
 
 
@@ -561,7 +562,7 @@ BASE, HEAD = "a" * 40, "b" * 40
 def test_the_revisions_come_from_the_event(
     name: str, event: dict[str, Any], expected: tuple[str, str]
 ) -> None:
-    from cleveragents.safety_toolkit.github_event import revisions
+    from cleveragents.safety_toolkit.git.github_event import revisions
 
     assert revisions({"GITHUB_EVENT_NAME": name, "GITHUB_SHA": HEAD}, event) == expected
 
@@ -584,7 +585,7 @@ def test_an_event_without_two_commits_stops_the_review(
 ) -> None:
     (tmp_path / "event.json").write_text(json.dumps(event), encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "cleveragents.safety_toolkit.github_event", "", ""],
+        [sys.executable, "-m", "cleveragents.safety_toolkit.git.github_event", "", ""],
         env={
             **os.environ,
             "GITHUB_EVENT_NAME": name,
@@ -611,13 +612,13 @@ def test_an_event_without_two_commits_stops_the_review(
 def test_a_pull_requests_merge_commit_must_merge_the_head_the_event_names(
     name: str, event: dict[str, Any], expected: str
 ) -> None:
-    from cleveragents.safety_toolkit.github_event import merged_head
+    from cleveragents.safety_toolkit.git.github_event import merged_head
 
     assert merged_head({"GITHUB_EVENT_NAME": name}, event) == expected
 
 
 def test_a_pull_request_event_without_its_head_commit_stops_the_review() -> None:
-    from cleveragents.safety_toolkit.github_event import EventError, merged_head
+    from cleveragents.safety_toolkit.git.github_event import EventError, merged_head
 
     with pytest.raises(EventError, match=r"pull_request\.head\.sha is not a commit id"):
         merged_head({"GITHUB_EVENT_NAME": "pull_request"}, {"pull_request": {"head": {}}})

@@ -27,8 +27,8 @@ from snapshots import example_files
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES
 from cleveragents.reading.rules import ALIASES, ID_PATTERN, STRICTER, Rule, Severity, find_rule
-from cleveragents.safety_toolkit.cli import main
-from cleveragents.safety_toolkit.rule_docs import FAMILIES, family
+from cleveragents.safety_toolkit.cli.main import main
+from cleveragents.safety_toolkit.core.rule_docs import FAMILIES, family
 
 CLI = console_script("safety-profile")
 

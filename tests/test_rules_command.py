@@ -12,13 +12,13 @@ from conftest import REPO_ROOT
 from programs import run_program
 
 from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor, rule_reference
-from cleveragents.safety_toolkit.formats import format_names
-from cleveragents.safety_toolkit.rule_docs import (
+from cleveragents.safety_toolkit.core.rule_docs import (
     EXAMPLE_TEXTS_FILE,
     example_texts_json,
     rules_markdown,
     with_readers_table,
 )
+from cleveragents.safety_toolkit.formats import format_names
 
 RULES_PAGE = REPO_ROOT / "docs" / "rules.md"
 READERS_PAGE = REPO_ROOT / "docs" / "one-file-one-meaning.md"
@@ -116,7 +116,7 @@ def test_docs_rules_page_is_the_catalogue_written_out() -> None:
 
 def test_the_packaged_example_texts_are_the_example_files() -> None:
     """What `rules ID` shows is kept in the package; it is the files under examples/."""
-    kept = REPO_ROOT / "src" / "cleveragents" / "safety_toolkit" / EXAMPLE_TEXTS_FILE
+    kept = REPO_ROOT / "src" / "cleveragents" / "safety_toolkit" / "core" / EXAMPLE_TEXTS_FILE
     assert kept.read_text(encoding="utf-8") == example_texts_json(
         lambda path: (REPO_ROOT / path).read_bytes()
     ), f"{EXAMPLE_TEXTS_FILE} is out of date: run .venv/bin/python scripts/generate_rule_docs.py"

@@ -13,9 +13,9 @@ from conftest import REPO_ROOT
 
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule, Severity
+from cleveragents.safety_toolkit.core.kind_hint import with_hints_last
 from cleveragents.safety_toolkit.formats import format_names, reporter
 from cleveragents.safety_toolkit.formats.base import CheckedFiles
-from cleveragents.safety_toolkit.kind_hint import with_hints_last
 
 SARIF_SCHEMA = REPO_ROOT / "tests" / "sarif" / "sarif-schema-2.1.0.json"
 # GitHub Actions' workflow commands for an annotation (docs.github.com, "Workflow commands").

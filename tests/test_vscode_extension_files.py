@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLES, REPO_ROOT, SCHEMA_DIR, missing_tool
-from language_server import server_command
 from lsp_client import LanguageServerClient
+from yaml_language_server import server_command
 
-from cleveragents.safety_toolkit.kinds import KINDS
+from cleveragents.safety_toolkit.core.kinds import KINDS
 
 EXTENSION = REPO_ROOT / "editors" / "vscode"
 PACKAGE: dict[str, Any] = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))

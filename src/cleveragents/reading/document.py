@@ -27,7 +27,7 @@ from .nodes import Stop, Walker, YamlDocument
 from .problems import Problem, render_loc
 from .rules import Rule
 from .scalars import composing_loader
-from .text import Finding, line_and_column, line_starts, read_document_text
+from .text import TextFinding, line_and_column, line_starts, read_document_text
 from .tokens import token_findings
 
 try:  # libyaml's parser and composer when present: much faster
@@ -166,7 +166,7 @@ def _syntax_problem(error: yaml.MarkedYAMLError, text: str, filename: str) -> Pr
     return Problem(filename, line, column, "$", f"invalid YAML: {what}", Rule.YAML_SYNTAX)
 
 
-def _finding_problems(findings: list[Finding], text: str, walker: Walker) -> list[Problem]:
+def _finding_problems(findings: list[TextFinding], text: str, walker: Walker) -> list[Problem]:
     """The findings made before the walk, each placed at its line and column and named by the
     field written around it."""
     starts = line_starts(text)

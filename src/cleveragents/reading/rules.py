@@ -14,7 +14,7 @@ A problem's `rule` is a `Rule`, a `str` enum: it prints, compares and serialises
 Every id has one style (`ID_PATTERN`; tests/test_rule_catalogue.py holds each id to it):
 `family.name`, in lower-case ASCII. The family is one word (`file`, `git`, `yaml`,
 `document`, `schema`, `kind`, `floor`, `internal`, `loosens`, `tightens`, `diff`: the
-families of `safety_toolkit.rule_docs.FAMILIES`); the name's words are joined by `-`
+families of `safety_toolkit.core.rule_docs.FAMILIES`); the name's words are joined by `-`
 (`yaml.byte-order-mark`, `schema.less-than-equal`). One exception: in `loosens.FIELD` and
 `tightens.FIELD` the name is a profile field's exact name, underscores and all
 (`loosens.require_sandbox`, `tightens.max_total_cost`), so it reads as the key in the file.
@@ -77,7 +77,7 @@ class Severity(enum.StrEnum):
     HINT = ("hint", "notice", "note", 4, "\033[36m", False)
 
 
-Verdict = Literal["error", "accepts", "crashes"]
+ReaderVerdict = Literal["error", "accepts", "crashes"]
 
 # The one style of every id (see above): `family.name`, the name's words joined by `-`, or, for
 # `loosens.FIELD` and `tightens.FIELD`, a profile field's name. The output schemas of `check`
@@ -93,7 +93,7 @@ DOCS_URL = f"{REPOSITORY_URL}docs/rules.md"
 class Reading(NamedTuple):
     """What one other reader makes of an example file: its verdict, and what it reads or says."""
 
-    verdict: Verdict
+    verdict: ReaderVerdict
     detail: str = ""
 
 

@@ -1,10 +1,10 @@
 """Reading bytes: size, encoding, and the characters and lines that YAML readers disagree on.
 
 A file that is too large, binary or not UTF-8 cannot be read at all (`ProfileFileError`). Every
-other finding here is kept as a `Finding` at an offset of the text, and the text the parser reads
-has the refused characters and directive lines blanked to spaces: the same length, so every
-position stays true, and the rest of the file is still checked; a key is named as the file
-writes it (`DocumentText.exact`), so JSON output keeps its exact text. (A lone CR is refused
+other finding here is kept as a `TextFinding` at an offset of the text, and the text the parser
+reads has the refused characters and directive lines blanked to spaces: the same length, so
+every position stays true, and the rest of the file is still checked; a key is named as the
+file writes it (`DocumentText.exact`), so JSON output keeps its exact text. (A lone CR is refused
 but left in place: every YAML reader breaks the line there, only terminals and diff viewers do
 not.)
 """
@@ -22,7 +22,7 @@ from .problems import Problem, ProfileFileError
 from .rules import Rule
 
 
-class Finding(NamedTuple):
+class TextFinding(NamedTuple):
     """A problem found before the document's structure is known: where it is in the text."""
 
     offset: int
@@ -34,7 +34,7 @@ class DocumentText(NamedTuple):
     """The text the parser reads and what was refused in the file's text."""
 
     parse_text: str  # the file's text with refused characters and lines blanked to spaces
-    findings: tuple[Finding, ...]
+    findings: tuple[TextFinding, ...]
     text: str = ""  # the file's text as it is (the same object when nothing was blanked)
 
     def exact(self, value: str, start: int, end: int) -> str:
@@ -125,7 +125,7 @@ def _directive_spans(text: str) -> list[tuple[int, int]]:
     return [found.span() for found in _DIRECTIVE_LINE.finditer(area)]
 
 
-def refused_parts(text: str) -> tuple[str, list[Finding]]:
+def refused_parts(text: str) -> tuple[str, list[TextFinding]]:
     """The text with refused characters and directive lines blanked, and a finding for each
     kind of refusal (at its first occurrence, with a count)."""
     spans: list[tuple[int, int]] = []
@@ -140,11 +140,11 @@ def refused_parts(text: str) -> tuple[str, list[Finding]]:
     findings = []
     for kind, (offset, character) in first.items():
         message, rule = _refused_message(kind, character)
-        findings.append(Finding(offset, _counted(message, counts[kind]), rule))
+        findings.append(TextFinding(offset, _counted(message, counts[kind]), rule))
     directives = _directive_spans(text)
     if directives:
         findings.append(
-            Finding(
+            TextFinding(
                 directives[0][0],
                 _counted(
                     "YAML directives (%YAML, %TAG, ...) are not allowed: they change how some "

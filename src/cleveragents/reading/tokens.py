@@ -33,7 +33,7 @@ import yaml
 from yaml import tokens
 
 from .rules import Rule
-from .text import Finding
+from .text import TextFinding
 
 _BLANK = " \t\r\n"
 _AFTER_NAME_IN_BOTH = _BLANK + ",[]{}"  # characters that end an anchor name for every reader
@@ -59,7 +59,7 @@ def _lines(text: str) -> list[tuple[int, str]]:
 class _TokenChecker:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.findings: list[Finding] = []
+        self.findings: list[TextFinding] = []
         self.flow_level = 0
         self.flow_brackets: list[str] = []  # "[" or "{" for each open flow collection
         self.block_columns: list[int] = []
@@ -81,7 +81,7 @@ class _TokenChecker:
         return self._lines
 
     def add(self, offset: int, message: str, rule: Rule) -> None:
-        self.findings.append(Finding(offset, message, rule))
+        self.findings.append(TextFinding(offset, message, rule))
 
     def char_at(self, offset: int) -> str:
         return self.text[offset] if offset < len(self.text) else ""
@@ -368,13 +368,13 @@ def may_hold_findings(text: str) -> bool:
     return False
 
 
-def token_findings(text: str, loader_class: type[Any]) -> list[Finding]:
+def token_findings(text: str, loader_class: type[Any]) -> list[TextFinding]:
     """The token-level findings in `text`, up to its first syntax error (which composing the
     document reports)."""
     return every_token_finding(text, loader_class) if may_hold_findings(text) else []
 
 
-def every_token_finding(text: str, loader_class: type[Any]) -> list[Finding]:
+def every_token_finding(text: str, loader_class: type[Any]) -> list[TextFinding]:
     """`token_findings`, scanning every token whatever the text holds."""
     checker = _TokenChecker(text)
     loader = loader_class(text)

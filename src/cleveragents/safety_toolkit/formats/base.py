@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
-    from ..diff import DiffReport
-    from ..resolve import Resolution
+    from ..core.diff import DiffReport
+    from ..core.resolve import Resolution
 
 __all__ = [
     "PROTOCOL_BY_COMMAND",

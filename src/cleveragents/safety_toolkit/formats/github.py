@@ -16,7 +16,7 @@ from .base import CheckedFiles, CheckReporter, DiffReporter, Reporter
 if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
 
-    from ..diff import DiffReport
+    from ..core.diff import DiffReport
 
 __all__ = ["GithubReporter"]
 

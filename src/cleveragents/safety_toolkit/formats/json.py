@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
-    from ..diff import DiffReport, Finding
-    from ..resolve import Resolution
+    from ..core.diff import DiffReport, Finding
+    from ..core.resolve import Resolution
 
 __all__ = ["JsonReporter", "problem_json"]
 
@@ -114,7 +114,7 @@ class JsonReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         )
 
     def rules(self, rule: Rule | None) -> str:
-        from ..rule_docs import rule_json, rules_json
+        from ..core.rule_docs import rule_json, rules_json
 
         return rules_json() if rule is None else rule_json(rule)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar, final
 from .base import CheckedFiles, CheckReporter, DiffReporter, Reporter
 
 if TYPE_CHECKING:
-    from ..diff import DiffReport
+    from ..core.diff import DiffReport
 
 __all__ = ["SarifReporter"]
 

@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
 
-    from ..diff import DiffReport, Finding
-    from ..resolve import Resolution
+    from ..core.diff import DiffReport, Finding
+    from ..core.resolve import Resolution
 
 __all__ = ["TextReporter", "finding_line", "invalid_files", "problem_line"]
 
@@ -100,7 +100,7 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
     ) -> str:
         """A header naming the file, then every field marked `# from file` or `# default`;
         for an invalid file, its problems as `check` reports them."""
-        from ..show import render_effective
+        from ..core.show import render_effective
 
         if document is None:
             return self.check(CheckedFiles((source,), tuple(problems)))
@@ -112,8 +112,7 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         `from file`/`default`), then what the action's automation profile adds or is
         overruled on."""
         from cleveragents.domain.models.core.layers import Provenance
-
-        from ..rendering import marked_lines, yaml_value
+        from cleveragents.domain.models.core.rendering import marked_lines, yaml_value
 
         statuses = [(p, *_layer_status(resolution, p)) for p in Provenance]
         width = max(len(where) for _, where, _ in statuses)
@@ -147,7 +146,7 @@ class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesR
         return "\n".join(lines) + "\n"
 
     def rules(self, rule: Rule | None) -> str:
-        from ..rule_docs import rule_text, rules_list
+        from ..core.rule_docs import rule_text, rules_list
 
         return rules_list() if rule is None else rule_text(rule)
 
@@ -176,9 +175,8 @@ def diff_summary(report: DiffReport) -> str:
 def _floor_lines(resolution: Resolution) -> list[str]:
     """For each floor that applies, the fields of the applied profile below it, or that it
     meets it."""
+    from cleveragents.domain.models.core.rendering import below_floor_text
     from cleveragents.reading.terminal_text import visible
-
-    from ..floor import below_floor_text
 
     lines = []
     for floor, below in resolution.floors:
@@ -211,7 +209,7 @@ def _layer_status(resolution: Resolution, provenance: Provenance) -> tuple[str, 
 
 
 def _yaml_block(name: str, values: Mapping[str, Any], note: str) -> list[str]:
-    from ..rendering import yaml_key, yaml_value
+    from cleveragents.domain.models.core.rendering import yaml_key, yaml_value
 
     if not values:
         return []

@@ -16,11 +16,11 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
-from .git_paths import folder_with_git, quoted
-from .kinds import KINDS
+from ..core.kinds import KINDS
+from ..git.paths import folder_with_git, quoted
 
 if TYPE_CHECKING:
-    from .git_objects import LinkError
+    from ..git.objects import LinkError
 
 # The git modules are imported only for a file in a repository (`git_paths` finds it without).
 
@@ -139,7 +139,7 @@ def _repository_path(path: str, root: str) -> str | None:
 
 
 def _top_of(folder: str) -> str | None:
-    from .git_objects import GitError, git
+    from ..git.objects import GitError, git
 
     try:
         output = git(folder, "rev-parse", "--show-toplevel")
@@ -166,7 +166,7 @@ class _OnDisk:
         self.root = root
 
     def kind_of(self, path: str) -> str | None:
-        from .git_objects import GITLINK, LINK
+        from ..git.objects import GITLINK, LINK
 
         try:
             mode = os.lstat(os.path.join(self.root, path)).st_mode
@@ -190,7 +190,7 @@ def target(place: Place) -> str:
     a file not on disk yet: the path as it is."""
     if place.root is None or place.repository_path is None or not os.path.lexists(place.path):
         return place.path
-    from .git_objects import LinkError, Links
+    from ..git.objects import LinkError, Links
 
     try:
         resolved = Links(_OnDisk(place.root)).resolve(place.repository_path)

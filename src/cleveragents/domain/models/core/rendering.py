@@ -1,6 +1,7 @@
 """How values and fields are written for people, in one place for every command and format:
 a value as YAML flow text (`yaml_value`), a key (`yaml_key`), a change (`change_text`), and a
-document field by field, each line marked with where its value came from (`marked_lines`).
+document field by field, each line marked with where its value came from (`marked_lines`), a
+field's value with what it means (`value_text`) and against a floor's (`below_floor_text`).
 Everything taken from a file is escaped for a terminal."""
 
 from __future__ import annotations
@@ -9,13 +10,21 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.terminal_text import visible
 
 if TYPE_CHECKING:
     from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.domain.models.core.strictness import FieldChange
 
-__all__ = ["change_text", "marked_lines", "yaml_key", "yaml_value"]
+__all__ = [
+    "below_floor_text",
+    "change_text",
+    "marked_lines",
+    "value_text",
+    "yaml_key",
+    "yaml_value",
+]
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _RESERVED_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
@@ -64,3 +73,27 @@ def marked_lines(
     rows = _rows(document, indent)
     width = max((len(line) for line, _ in rows), default=0)
     return [f"{line.ljust(width)}  # {origin or found}" for line, found in rows]
+
+
+def value_text(value: Any, field: str, *, absent: bool = False) -> str:
+    """A value as YAML, with what null and [] mean and whether the key was written (the floor's
+    messages, and the language server's words for a default and a floor's value)."""
+    facts = FIELD_FACTS.get(field)  # the editor also shows the defaults of other documents
+    meaning = facts.meaning(value) if facts else ""
+    notes = [meaning] if meaning else []
+    if absent:
+        notes.append("the key is absent: its default applies")
+    text = yaml_value(list(value) if isinstance(value, tuple) else value)
+    return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) -> str:
+    """`false is looser than the floor's true (SOURCE)`: the profile's value (`change.new`)
+    against the floor's (`change.old`), with the categories the floor does not allow."""
+    value = value_text(change.new, change.field, absent=absent)
+    extra = ""
+    if FIELD_FACTS[change.field].stricter is Stricter.SUBSET and change.new and change.old:
+        beyond = [category for category in change.new if category not in change.old]
+        extra = f"; it allows {', '.join(map(yaml_value, beyond))}"
+    floor_value = value_text(change.old, change.field)
+    return f"{value} is looser than the floor's {floor_value} ({visible(source)}){extra}"

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cleveragents.domain.models.core.rendering import yaml_value
 from cleveragents.reading.files import read_regular_file
 
 from .kinds import KINDS
-from .rendering import yaml_value
 
 COMMENT_WIDTH = 100
 
@@ -104,8 +104,8 @@ def _repository_files(folder: Path, name: str) -> list[Path]:
     """The files called `name` in the git repository around `folder`, tracked or untracked but
     not ignored (none outside a repository, or without git)."""
 
-    from .git_objects import GitError
-    from .git_objects import git as run_git
+    from ..git.objects import GitError
+    from ..git.objects import git as run_git
 
     def git(*args: str) -> str | None:
         try:

@@ -29,13 +29,13 @@ from cleveragents.reading.problems import Problem, labelled
 from cleveragents.reading.rules import Rule, rule_reference
 from cleveragents.reading.text import line_starts
 
-from .check import Checker
+from ..core.check import Checker
+from ..core.kind_hint import with_hints_last
+from ..core.kinds import KINDS, YAML_NAME
+from ..floor import Floor, FloorError, Floors
+from ..git.paths import in_no_work_tree, quoted
+from .documents import Place, Places, UriRefused, file_path, kind_by_name
 from .editor_fixes import FIXED_RULES, fixes, lines_of
-from .floor import Floor, FloorError, Floors
-from .git_paths import in_no_work_tree, quoted
-from .kind_hint import with_hints_last
-from .kinds import KINDS, YAML_NAME
-from .lsp_documents import Place, Places, UriRefused, file_path, kind_by_name
 
 __all__ = ["SOURCE", "SafetyProfileServer", "build_server", "client_column", "serve"]
 
@@ -254,7 +254,7 @@ class SafetyProfileServer(LanguageServer):
     def _say_where_git_is_stuck(self) -> None:
         """Warn, once for each, of the repositories where git did not answer in time (their
         files are then checked as files in no repository)."""
-        from .git_paths import stuck_repositories
+        from ..git.paths import stuck_repositories
 
         for repository in sorted(stuck_repositories() - self._stuck_told):
             self._stuck_told.add(repository)
@@ -484,7 +484,7 @@ def loosening_diagnostics(
 ) -> list[lsp.Diagnostic]:
     """Information for each field that loosens against `head`, in `diff`'s words (nothing
     while either version is invalid: the buffer's problems say why)."""
-    from .diff import Verdict, Version, compare_versions
+    from ..core.diff import Verdict, Version, compare_versions
 
     findings, _ = compare_versions(KINDS[kind], Version(name, head), Version(name, data), name)
     place = _placer(text, encoding)
@@ -576,7 +576,7 @@ def build_server() -> SafetyProfileServer:
 
 
 def _register_completion_and_hover(server: SafetyProfileServer) -> None:
-    from .lsp_completion import categories_in, completions, hover, workspace_categories
+    from .completion import categories_in, completions, hover, workspace_categories
 
     found: dict[str, tuple[float, set[str]]] = {}  # by workspace root: when read, categories
     # By URI: an open buffer's categories, and the version and kind they were read for.
@@ -706,9 +706,9 @@ def _asked_git(
 ) -> tuple[str | None, bytes | None, list[Problem]]:
     """For a file in a repository: the file to read (None: a link leading outside it or
     nowhere), its version at HEAD, and the problems git has with it."""
-    from .git_objects import LinkError, checkout_problems
-    from .head_version import head_version
-    from .lsp_documents import link_problem, target
+    from ..git.head_version import head_version
+    from ..git.objects import LinkError, checkout_problems
+    from .documents import link_problem, target
 
     head, git_problems = None, []
     try:
@@ -729,8 +729,8 @@ def _asked_git(
 def serve() -> None:
     """Serve one client over standard input and output until it says `exit`, whatever bytes
     it sends (`lsp_framing`)."""
-    from .git_paths import limit_git_time
-    from .lsp_framing import FramedInput, LockedOutput, answer_refusals
+    from ..git.paths import limit_git_time
+    from .framing import FramedInput, LockedOutput, answer_refusals
 
     # Warnings and errors (pygls logs every message below that); editors keep stderr as the log.
     logging.basicConfig(level=logging.ERROR, format="safety-profile lsp: %(message)s")

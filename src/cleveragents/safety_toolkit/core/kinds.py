@@ -201,7 +201,7 @@ def names_of_kind(kind: str, names: bytes) -> bytes:
     return b"".join(name + b"\0" for name in picked)
 
 
-if __name__ == "__main__":  # python -I -m cleveragents.safety_toolkit.kinds KIND < NAMES
+if __name__ == "__main__":  # python -I -m cleveragents.safety_toolkit.core.kinds KIND < NAMES
     import sys
 
     sys.stdout.buffer.write(names_of_kind(sys.argv[1], sys.stdin.buffer.read()))

@@ -1,6 +1,6 @@
 """A file's content at HEAD, for the language server's notes on what loosens while you type.
 
-The file is found by listing HEAD's tree for its literal path (`git_objects.git` gives git
+The file is found by listing HEAD's tree for its literal path (`git/objects.py`'s `git` gives git
 `--literal-pathspecs`, so a name such as `?.safety_profile.yaml` or `:(glob)x` is only itself)
 and read by the object id that listing gives: no `REV:path` syntax for a name to play with.
 When the file, or a folder above it, is a link at HEAD, it is what the link leads to in HEAD's
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .git_objects import LINK, GitError, LinkError, Links, Tree, git, read_blobs
+from .objects import LINK, GitError, LinkError, Links, Tree, git, read_blobs
 
 __all__ = ["head_version"]
 

@@ -13,12 +13,13 @@ from typing import Any, NoReturn
 
 from cleveragents.reading.terminal_text import visible
 
-from .floor import FloorError, FloorSetting, floor_setting
-from .formats import format_help, format_names, reporter
-from .formats.base import CheckedFiles
+from ..core.floor_setting import floor_setting
+from ..core.kinds import KINDS
+from ..core.usage import UsageError
+from ..floor import FloorError, FloorSetting
+from ..formats import format_help, format_names, reporter
+from ..formats.base import CheckedFiles
 from .help_text import ADD_FLOOR_HELP, COMMAND_HELP, FLOOR_HELP, KIND_HELP, NO_FLOOR_HELP
-from .kinds import KINDS
-from .usage import UsageError
 
 # The shells `safety-profile completion` writes a script for (shtab writes them).
 COMPLETION_SHELLS = ("bash", "zsh", "fish")
@@ -375,10 +376,10 @@ def _checked_floor(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 
 
 def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .check import check_files
-    from .floor import Floors
-    from .git_objects import GitError
-    from .kind_hint import with_hints_last
+    from ..core.check import check_files
+    from ..core.kind_hint import with_hints_last
+    from ..floor import Floors
+    from ..git.objects import GitError
 
     floor = _checked_floor(parser, args)
     files = tuple(args.files)
@@ -407,7 +408,7 @@ def run_show(args: argparse.Namespace) -> int:
     from cleveragents.domain.models.core.document_values import shown_document
     from cleveragents.reading.loaded_file import load_file
 
-    from .check import Checker
+    from ..core.check import Checker
 
     path = args.file
     checked, problems = Checker(args.kind).check(load_file(path), path)
@@ -428,7 +429,7 @@ def run_completion(args: argparse.Namespace) -> int:
 def run_init(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .starter import SchemaLocationError, create_starter_file, installed_starter_profile
+    from ..core.starter import SchemaLocationError, create_starter_file, installed_starter_profile
 
     path = args.file
     shown = visible(path)
@@ -452,8 +453,8 @@ def run_init(args: argparse.Namespace) -> int:
 
 
 def run_resolve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .floor import Floors
-    from .resolve import resolve_files, resolve_layers
+    from ..core.resolve import resolve_files, resolve_layers
+    from ..floor import Floors
 
     floor = _checked_floor(parser, args)
     given = resolve_layers(args)
@@ -482,9 +483,9 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .diff import DiffReport, diff_files, diff_options, load_baseline
-    from .floor import Floors
-    from .git_versions import GitComparison, GitError, diff_against_git, pre_commit_comparison
+    from ..core.diff import DiffReport, diff_files, diff_options, load_baseline
+    from ..core.git_diff import GitComparison, GitError, diff_against_git, pre_commit_comparison
+    from ..floor import Floors
 
     try:
         options = diff_options(args, _colour(args.output_format))
@@ -533,7 +534,7 @@ def run_diff(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def run_lsp(args: argparse.Namespace) -> int:
     try:
-        from .language_server import serve
+        from ..lsp.server import serve
     except ImportError as error:
         if error.name is None or error.name.split(".")[0] not in ("pygls", "lsprotocol"):
             raise

@@ -26,10 +26,10 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .diff import Baseline, DiffReport, Finding, Verdict, Version, build_report, compare_versions
-from .floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
-from .git_names import LinkBudgetError, Named, named_files
-from .git_objects import (
+from ..floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
+from ..git.name_folding import collision_message, read_through_message, twin_groups
+from ..git.names import LinkBudgetError, Named, named_files
+from ..git.objects import (
     GITLINK,
     LINK,
     GitError,
@@ -47,8 +47,16 @@ from .git_objects import (
     quoted,
     transformed_paths,
 )
-from .kinds import YAML_NAME, DocumentKind
-from .name_folding import collision_message, read_through_message, twin_groups
+from .diff import (
+    Baseline,
+    DiffReport,
+    Finding,
+    Verdict,
+    Version,
+    build_report,
+    compare_versions,
+)
+from .kinds import YAML_NAME, DocumentKind, folder_mark
 
 __all__ = [
     "ChangedFile",
@@ -365,7 +373,7 @@ class _Comparison:
         self.pairs: list[_Pair] = []
         self.names: list[Named] = []
         try:
-            self.names = list(named_files(old_links, new_links, wanted, pathspecs))
+            self.names = list(named_files(old_links, new_links, wanted, folder_mark, pathspecs))
         except LinkBudgetError as error:
             self.problems.append(
                 _problem(
@@ -565,7 +573,7 @@ class RevisionFiles(FloorFiles):
         return parse_config(data, pyproject, shown)
 
     def floor_file(self, spec: str, base: str, shown: str, where: str) -> tuple[bytes, int, str]:
-        from .floor import floor_identity, floor_outside
+        from ..floor import floor_identity, floor_outside
 
         if spec.startswith("/"):
             raise floor_outside(shown, where, "leads outside the repository")
@@ -743,10 +751,10 @@ class _SideFloors:
     def _compared(
         self, pyproject: str, old: Floor, new: Floor, compared: set[str]
     ) -> list[Finding]:
+        from cleveragents.domain.models.core.rendering import change_text
         from cleveragents.domain.models.core.strictness import compare_values
 
         from .kinds import KINDS
-        from .rendering import change_text
 
         old_file, new_file = (floor.identity.split("\0")[0] for floor in (old, new))
         root = str(self.repository.root)

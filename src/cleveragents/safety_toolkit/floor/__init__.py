@@ -29,6 +29,8 @@ A floor is read with the same strict loader and checked by the same validator as
 FloorError, which every command reports with exit status 2: never "no floor". `--no-floor` is
 refused where the configuration sets a floor unless the environment sets
 `SAFETY_PROFILE_ALLOW_NO_FLOOR=1`, so a command line alone cannot talk CI out of it.
+
+This module finds and reads floors; `comparison.py` holds a profile to them.
 """
 
 from __future__ import annotations
@@ -36,21 +38,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
-from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .usage import UsageError
-
-if TYPE_CHECKING:
-    import argparse
-
-    from cleveragents.domain.models.core.document_values import ProfileValues
-    from cleveragents.domain.models.core.strictness import FieldChange
-    from cleveragents.reading.nodes import YamlDocument
+from .comparison import BelowFloor, below_floor, floor_problems
 
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",
@@ -64,12 +57,9 @@ __all__ = [
     "FloorSetting",
     "Floors",
     "below_floor",
-    "below_floor_text",
     "floor_problems",
-    "floor_setting",
     "load_floor",
     "parse_config",
-    "value_text",
 ]
 
 ALLOW_NO_FLOOR_VARIABLE = "SAFETY_PROFILE_ALLOW_NO_FLOOR"
@@ -113,14 +103,6 @@ class FloorSetting(NamedTuple):
     def configured(self) -> bool:
         """Whether the floors the repository's pyproject.toml files set are the ones used."""
         return self.given is None and not self.refused
-
-
-def floor_setting(args: argparse.Namespace) -> FloorSetting:
-    """--floor, --no-floor and --add-floor as given on the command line; UsageError for
-    --floor and --no-floor at once."""
-    if args.floor is not None and args.no_floor:
-        raise UsageError("--floor and --no-floor do not go together; choose one")
-    return FloorSetting(args.floor, args.no_floor, tuple(getattr(args, "add_floor", None) or ()))
 
 
 class Configured(NamedTuple):
@@ -205,7 +187,7 @@ def floor_identity(path: str, data: bytes) -> str:
 
 class FloorFiles:
     """Where `pyproject.toml` files and the floor files they name are read from: here, the
-    working tree (`diff --git` reads a revision's through `git_versions`)."""
+    working tree (`diff --git` reads a revision's through `core/git_diff.py`)."""
 
     label = ""  # after a pyproject.toml's name in messages: " in REV" for a revision
 
@@ -279,7 +261,7 @@ def _inside(path: str, folder: str) -> bool:
 def _ignored_by_git(root: str, relative: str) -> bool:
     """Whether git ignores the untracked file `relative` in the work tree `root` (a tracked
     file never is): a local file (`.env`, credentials), not part of what is reviewed."""
-    from .git_objects import GitError, git
+    from ..git.objects import GitError, git
 
     try:
         listed = git(
@@ -304,7 +286,7 @@ def _transformed_by_git(root: str, relative: str) -> str:
     the repository, never from an archive of it."""
     from pathlib import Path
 
-    from .git_objects import ARCHIVE_ATTRIBUTES, GitError, attribute_message, transformed_paths
+    from ..git.objects import ARCHIVE_ATTRIBUTES, GitError, attribute_message, transformed_paths
 
     path = relative.replace(os.sep, "/")
     try:
@@ -368,7 +350,7 @@ def _shipped_in(repository: str | None, path: str) -> bool:
     relative = os.path.relpath(real, repository)
     if not {"site-packages", "dist-packages"} & set(relative.split(os.sep)):
         return True
-    from .git_objects import GitError, git
+    from ..git.objects import GitError, git
 
     try:
         tracked = git(repository, "ls-files", "-z", "--cached", "--", relative.replace(os.sep, "/"))
@@ -545,88 +527,3 @@ def _distinct(floors: Sequence[Floor]) -> tuple[Floor, ...]:
     pyproject.toml repeating the root's) is one floor, reported once; two files are two floors,
     however alike their names read."""
     return tuple({floor.identity: floor for floor in reversed(floors)}.values())[::-1]
-
-
-def value_text(value: Any, field: str, *, absent: bool = False) -> str:
-    """A value as YAML, with what null and [] mean and whether the key was written (also the
-    language server's words for a default and a floor's value)."""
-    from .rendering import yaml_value
-
-    facts = FIELD_FACTS.get(field)  # the editor also shows the defaults of other documents
-    meaning = facts.meaning(value) if facts else ""
-    notes = [meaning] if meaning else []
-    if absent:
-        notes.append("the key is absent: its default applies")
-    text = yaml_value(list(value) if isinstance(value, tuple) else value)
-    return text + (f" ({'; '.join(notes)})" if notes else "")
-
-
-def below_floor_text(change: FieldChange, source: str, *, absent: bool = False) -> str:
-    """`false is looser than the floor's true (SOURCE)`: the profile's value (`change.new`)
-    against the floor's (`change.old`), with the categories the floor does not allow."""
-    from .rendering import yaml_value
-
-    value = value_text(change.new, change.field, absent=absent)
-    extra = ""
-    if FIELD_FACTS[change.field].stricter is Stricter.SUBSET and change.new and change.old:
-        beyond = [category for category in change.new if category not in change.old]
-        extra = f"; it allows {', '.join(map(yaml_value, beyond))}"
-    floor_value = value_text(change.old, change.field)
-    return f"{value} is looser than the floor's {floor_value} ({visible(source)}){extra}"
-
-
-class BelowFloor(NamedTuple):
-    """One field looser than the floor, placed in the document."""
-
-    change: FieldChange  # old: the floor's value; new: the profile's
-    line: int
-    column: int
-    path: str  # the field, e.g. `safety_profile.require_sandbox` in an action
-    message: str
-
-
-def _stricter_elsewhere(floor: Floor, field: str, floors: Sequence[Floor]) -> bool:
-    """Whether another version of the same floor file (`diff --git` holds a file to the floor
-    as the old revision and the new one set it) is stricter on `field`: the stricter one is
-    the one reported."""
-    from cleveragents.domain.models.core.strictness import STRICTNESS_RULES, Change
-
-    own = floor.profile[field]
-    same_file = floor.identity.split("\0")[0]
-    return any(
-        other.identity.split("\0")[0] == same_file
-        and other.identity != floor.identity
-        and STRICTNESS_RULES[field].compare(own, other.profile[field]) is Change.TIGHTENS
-        for other in floors
-    )
-
-
-def below_floor(
-    profile: ProfileValues, floors: Sequence[Floor], document: YamlDocument, prefix: Loc
-) -> list[BelowFloor]:
-    """Each field of `profile` (at `prefix` in `document`) looser than each of the floors,
-    placed at the field's value, or where the profile starts when the key is absent. Of two
-    versions of one floor file, a field is held to the stricter of them."""
-    from cleveragents.domain.models.core.strictness import values_below
-
-    found = []
-    for floor in floors:
-        for change in values_below(profile.values, floor.profile):
-            if len(floors) > 1 and _stricter_elsewhere(floor, change.field, floors):
-                continue
-            loc = (*prefix, change.field)
-            absent = change.field not in profile.given
-            line, column = document.position(prefix if absent else loc)
-            message = below_floor_text(change, floor.source, absent=absent)
-            found.append(BelowFloor(change, line, column, render_loc(loc), message))
-    return found
-
-
-def floor_problems(
-    profile: ProfileValues, floors: Sequence[Floor], document: YamlDocument, prefix: Loc, file: str
-) -> list[Problem]:
-    """`below_floor`, as `check`'s errors."""
-    return [
-        Problem(file, below.line, below.column, below.path, below.message, Rule.FLOOR_LOOSER)
-        for below in below_floor(profile, floors, document, prefix)
-    ]

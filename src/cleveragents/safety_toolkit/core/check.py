@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.problems import Problem
 
-    from .floor import Floors
+    from ..floor import Floors
 
 __all__ = ["USE_KIND", "Checker", "check_files", "with_gc_paused"]
 
@@ -77,7 +77,7 @@ class Checker:
         if applied and checked.valid is not None and loaded.document is not None:
             from cleveragents.domain.models.core.document_values import profile_values
 
-            from .floor import floor_problems
+            from ..floor import floor_problems
 
             profile, prefix = KINDS[self.kind].profile_mapping_in(checked.valid)
             if profile is not None:
@@ -109,7 +109,7 @@ def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -
     hold, is not read (`file.outside`), nor is a file a git attribute transforms on checkout
     (`git.attribute`). Raises FloorError for a floor that cannot be used, GitError when git
     refuses to say what a checkout of a file's repository holds."""
-    from .git_objects import checkout_problems, collision_problems, locate, outside_problems
+    from ..git.objects import checkout_problems, collision_problems, locate, outside_problems
 
     located = locate(paths)
     refused = outside_problems(paths, located)

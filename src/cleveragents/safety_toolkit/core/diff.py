@@ -21,6 +21,7 @@ from cleveragents.domain.models.core.document_values import (
     profile_values,
     shown_document,
 )
+from cleveragents.domain.models.core.rendering import change_text, yaml_value
 from cleveragents.domain.models.core.strictness import FieldChange, compare_values
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.files import file_problem, read_regular_file
@@ -30,9 +31,9 @@ from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .floor import Floor, FloorSetting, below_floor, floor_setting
+from ..floor import Floor, FloorSetting, below_floor
+from .floor_setting import floor_setting
 from .kinds import KINDS, DocumentKind
-from .rendering import change_text, yaml_value
 from .usage import UsageError
 
 if TYPE_CHECKING:

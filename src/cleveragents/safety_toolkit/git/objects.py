@@ -33,7 +33,7 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .git_paths import (
+from .paths import (
     _stuck,
     _time_limit,
     folder_with_git,

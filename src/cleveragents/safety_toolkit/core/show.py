@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cleveragents.domain.models.core.rendering import marked_lines
 from cleveragents.reading.terminal_text import visible
-
-from .rendering import marked_lines
 
 if TYPE_CHECKING:
     from cleveragents.domain.models.core.document_values import ShownDocument

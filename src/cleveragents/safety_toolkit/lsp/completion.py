@@ -18,16 +18,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cleveragents.domain.models.core.rendering import value_text, yaml_value
 from cleveragents.domain.models.core.strictness import STRICTNESS_RULES, Change
 from cleveragents.reading.rules import STRICTER
 
+from ..core.kinds import KINDS, YAML_NAME
 from .editor_fixes import lines_of
-from .floor import value_text
-from .kinds import KINDS, YAML_NAME
-from .rendering import yaml_value
 
 if TYPE_CHECKING:
-    from .floor import Floor
+    from ..floor import Floor
 
 __all__ = [
     "Completion",

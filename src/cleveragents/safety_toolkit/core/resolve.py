@@ -27,13 +27,13 @@ from cleveragents.domain.models.core.layers import (
     applied_layer,
     automation_settings,
 )
+from cleveragents.domain.models.core.rendering import change_text
 from cleveragents.domain.models.core.strictness import FieldChange, compare_values, values_below
 from cleveragents.reading.loaded_file import load_file
 from cleveragents.reading.problems import Problem
 
-from .floor import Floor
+from ..floor import Floor
 from .kind_hint import problems_with_hint, with_hints_last
-from .rendering import change_text
 
 if TYPE_CHECKING:
     import argparse

@@ -18,8 +18,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import NamedTuple
 
-from .git_objects import GITLINK, MISSING, Links, Node, Side
-from .kinds import folder_mark
+from .objects import GITLINK, MISSING, Links, Node, Side
 
 __all__ = ["LinkBudgetError", "Named", "named_files", "walk_budget"]
 
@@ -71,13 +70,16 @@ def named_files(
     old: Links[Side],
     new: Links[Side],
     wanted: Callable[[str], bool],
+    folder_mark: Callable[[str], str | None],
     specs: Sequence[str] = (),
     budget: int | None = None,
 ) -> Iterator[Named]:
     """Each name `wanted` takes that leads to something other than a folder on either side (a
-    file, a submodule, nothing through a link, an error), shortest names first. `specs` limits
-    the walk to names at or below those paths (none: everything). LinkBudgetError past
-    `budget` pairs of folders (default: `walk_budget`)."""
+    file, a submodule, nothing through a link, an error), shortest names first. `folder_mark`
+    says which marked folder a path component is (the kinds' `folder_mark`): a name is walked
+    once for each set of marked folders it passes. `specs` limits the walk to names at or below
+    those paths (none: everything). LinkBudgetError past `budget` pairs of folders (default:
+    `walk_budget`)."""
     budget = walk_budget(old, new) if budget is None else budget
     scope = _scope("", specs)
     if scope is None:

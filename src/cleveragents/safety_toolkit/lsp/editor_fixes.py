@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.scalars import unambiguous_spellings
 
-from .kinds import KINDS
+from ..core.kinds import KINDS
 
 if TYPE_CHECKING:
     import yaml
@@ -207,7 +207,7 @@ def apply(text: str, fix: Fix) -> str:
 def _problems(text: str, kind: str) -> set[tuple[str, str]]:
     """The problems of `text` as `check` finds them (no floor: a fix is about the text), by
     rule and field."""
-    from .check import Checker
+    from ..core.check import Checker
 
     checker = _CHECKERS.get(kind)
     if checker is None:
