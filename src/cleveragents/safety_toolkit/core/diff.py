@@ -3,7 +3,7 @@
 Both versions of a file are read through the commands' one validator (`document_check`), so an
 invalid file is reported exactly as `check` reports it, and compared as plain values (the
 profile's effective values, `document_values`) with the layer's `compare_values`: no model is
-built and pydantic is not imported. The versions come from files or from git (`git_versions`);
+built and pydantic is not imported. The versions come from files or from git (`core.git_diff`);
 this module only compares.
 """
 

@@ -3,8 +3,8 @@ tree, the index (what is staged) or another revision.
 
 Every git command runs at the top of the repository, so paths are repository paths whatever
 folder the user is in; reports name files relative to the user's folder, as `git status` does.
-Files are read by object id (`git_objects`), every name a file has through links is compared
-(`git_names`), a file that a git attribute transforms on checkout is refused, and names that a
+Files are read by object id (`git.objects`), every name a file has through links is compared
+(`git.names`), a file that a git attribute transforms on checkout is refused, and names that a
 case-insensitive or normalising file system takes for one (`name_folding`) are refused when a
 change adds one: what is compared is what a checkout holds.
 

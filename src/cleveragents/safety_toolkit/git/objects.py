@@ -114,7 +114,7 @@ class LinkError(Exception):
 # remote, whose URL may be `ext::COMMAND` or use `core.sshCommand`. Filters are switched off
 # by name (`filter_overrides`); `diff` never looks inside a submodule's work tree, which is
 # another repository with its own configuration (`--ignore-submodules=dirty` in
-# `git_versions`). Kept from the repository: what says where and how its files are
+# `core.git_diff`). Kept from the repository: what says where and how its files are
 # (`core.worktree`, `core.ignorecase`, `core.symlinks`, `core.autocrlf`, `extensions.*`, the
 # index's format), which changes no command; `include` and `includeIf` (git cannot be told to
 # skip them; they only read files, and nothing git is given can hold it: see `_run`).

@@ -1,7 +1,7 @@
 """Where git would find a repository, told without running git or importing the git modules
-(`git_objects`): the nearest folder holding `.git`; with the limit on each git's time and the
+(`git.objects`): the nearest folder holding `.git`; with the limit on each git's time and the
 repositories where one did not answer, which every git run reads. The language server finds
-a file's repository here, and imports git only for a file in one; `git_objects` re-exports
+a file's repository here, and imports git only for a file in one; `git.objects` re-exports
 these names.
 """
 

@@ -22,7 +22,7 @@ from ..git.paths import folder_with_git, quoted
 if TYPE_CHECKING:
     from ..git.objects import LinkError
 
-# The git modules are imported only for a file in a repository (`git_paths` finds it without).
+# The git modules are imported only for a file in a repository (`git.paths` finds it without).
 
 __all__ = ["Place", "Places", "UriRefused", "file_path", "kind_by_name", "link_problem", "target"]
 

@@ -5,7 +5,7 @@ units and when to send them.
 Files are the hooks' files (`KINDS[...].matches` on the file's path in its git repository,
 names in any case, whatever folder the editor opened); other YAML files get nothing from this
 server. What a document is on disk and in git (its file, its links, HEAD's version) is
-`lsp_documents`; the framing of what the editor sends is `lsp_framing`. Only this command
+`lsp.documents`; the framing of what the editor sends is `lsp.framing`. Only this command
 imports pygls (see the `lsp` extra).
 """
 
@@ -43,7 +43,7 @@ SOURCE = "safety-profile"
 logger = logging.getLogger(__name__)
 # Seconds a git may take before the server stops it (the gits it runs answer in milliseconds):
 # nothing else is answered meanwhile, and a repository where git did not answer is not asked
-# again (`git_objects`).
+# again (`git.objects`).
 GIT_TIME_LIMIT = 15.0
 
 _UNITS: dict[str, Callable[[str], int]] = {
@@ -728,7 +728,7 @@ def _asked_git(
 
 def serve() -> None:
     """Serve one client over standard input and output until it says `exit`, whatever bytes
-    it sends (`lsp_framing`)."""
+    it sends (`lsp.framing`)."""
     from ..git.paths import limit_git_time
     from .framing import FramedInput, LockedOutput, answer_refusals
 
