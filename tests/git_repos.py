@@ -138,3 +138,17 @@ def run_hooks(
         cwd=project,
         env={"PRE_COMMIT_HOME": str(hooks.home), "NO_COLOR": "1", **env},
     )
+
+
+def try_repo_all_files(
+    hook_repo: Path, project: Path, pre_commit_home: Path, *hook_id: str
+) -> tuple[int, str]:
+    """`pre-commit try-repo HOOK_REPO [HOOK_ID] --all-files --verbose` in `project` (every hook
+    of the repository without HOOK_ID): the exit status and everything it printed."""
+    result = run_program(
+        "pre-commit",
+        *("try-repo", str(hook_repo), *hook_id, "--all-files", "--verbose", "--color", "never"),
+        cwd=project,
+        env={"PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"},
+    )
+    return result.returncode, result.stdout + result.stderr
