@@ -22,7 +22,7 @@ from cleveragents.domain.models.core.document_values import (
     shown_document,
 )
 from cleveragents.domain.models.core.rendering import change_text, yaml_value
-from cleveragents.domain.models.core.strictness import FieldChange, compare_values
+from cleveragents.domain.models.core.strictness import Change, FieldChange, compare_values
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.files import file_problem, read_regular_file
 from cleveragents.reading.loaded_file import load_bytes
@@ -40,9 +40,11 @@ if TYPE_CHECKING:
     import argparse
 
 __all__ = [
+    "AddedBaseline",
     "Baseline",
     "DiffReport",
     "Finding",
+    "FloorsBaseline",
     "Verdict",
     "Version",
     "build_report",
@@ -56,11 +58,19 @@ ADDED = "it overrides the next layer; review it whole"
 
 
 class Verdict(enum.StrEnum):
-    """What a change does to the constraints a plan runs under."""
+    """What a change to a file does to the constraints a plan runs under. A field's
+    `Change` (the strictness table's word) becomes one through `of`, never by its value."""
 
     LOOSENS = "loosens"
     TIGHTENS = "tightens"
     ADDED = "added"  # a new profile: nothing to compare it with
+
+    @classmethod
+    def of(cls, change: Change) -> Verdict:
+        return _VERDICT_OF_CHANGE[change]
+
+
+_VERDICT_OF_CHANGE = {Change.LOOSENS: Verdict.LOOSENS, Change.TIGHTENS: Verdict.TIGHTENS}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -133,6 +143,19 @@ class Baseline:
 
 
 @dataclass(frozen=True, slots=True)
+class FloorsBaseline:
+    """The floors as an added profile's baseline, in place of one profile: each field looser
+    than one of them is a `floor.looser` finding, in the floor's words."""
+
+    floors: tuple[Floor, ...]
+
+
+# What an added profile is compared with: one profile (--baseline, else the built-in
+# default), or the floors that apply to it.
+AddedBaseline = Baseline | FloorsBaseline
+
+
+@dataclass(frozen=True, slots=True)
 class _Loaded:
     profile: ProfileValues | None  # the profile the file sets (None: an action without one)
     mapping: dict[str, Any] | None  # that profile as loaded
@@ -180,7 +203,7 @@ def _field_findings(
     assert new.profile is not None
     findings = []
     for change in compare_values(old.values, new.profile.values):
-        if baseline is not None and change.change.value != Verdict.LOOSENS:
+        if baseline is not None and change.change is not Change.LOOSENS:
             continue
         loc = (*new.prefix, change.field)
         line, column = new.document.position(loc)
@@ -188,7 +211,7 @@ def _field_findings(
         if baseline is not None:
             notes.insert(0, f"added: looser than {visible(baseline.name)}")
         detail = change_text(change) + (f" ({'; '.join(notes)})" if notes else "")
-        verdict = Verdict(change.change.value)
+        verdict = Verdict.of(change.change)
         findings.append(
             Finding(
                 file,
@@ -308,7 +331,7 @@ def compare_versions(
     old: Version,
     new: Version,
     file: str,
-    baseline: Baseline | Sequence[Floor] | None = None,
+    baseline: AddedBaseline = Baseline(),
     *,
     floors: Sequence[Floor] = (),
     defer_invalid: bool = False,
@@ -348,10 +371,9 @@ def compare_versions(
         return [finding], []
     if old_profile is None:  # a new file, or an action that gained a profile
         added = _whole_profile(Verdict.ADDED, file, loaded_new, new=_dump(loaded_new))
-        if baseline is None or isinstance(baseline, Baseline):
-            baseline = baseline or Baseline()
-            return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []
-        return [added, *_held_to(kind, baseline, loaded_new, file, defer_invalid)], []
+        if isinstance(baseline, FloorsBaseline):
+            return [added, *_held_to(kind, baseline.floors, loaded_new, file, defer_invalid)], []
+        return [added, *_field_findings(baseline.profile, loaded_new, file, baseline)], []
     below = _held_to(kind, floors, loaded_new, file, defer_invalid) if floors else []
     return [*_field_findings(old_profile, loaded_new, file), *below], []
 

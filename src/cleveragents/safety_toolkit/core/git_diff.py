@@ -48,9 +48,11 @@ from ..git.objects import (
     transformed_paths,
 )
 from .diff import (
+    AddedBaseline,
     Baseline,
     DiffReport,
     Finding,
+    FloorsBaseline,
     Verdict,
     Version,
     build_report,
@@ -659,7 +661,13 @@ def diff_against_git(
             # holds the file to them); the floor's own review below stands either way.
             held = sides is not None and baseline is None
             file_floors = sides.for_file(pair.name) if sides is not None and held else ()
-            file_baseline = baseline if baseline is not None else (file_floors or None)
+            file_baseline: AddedBaseline = (
+                baseline
+                if baseline is not None
+                else FloorsBaseline(tuple(file_floors))
+                if file_floors
+                else Baseline()
+            )
             results.append(
                 _compare_pair(
                     kind, repository, old_side, pair, file_baseline, file_floors, defer_invalid
@@ -776,10 +784,10 @@ class _SideFloors:
                 0,
                 0,
                 change.field,
-                Verdict(change.change.value),
+                Verdict.of(change.change),
                 f"{change_text(change)} (the floor {visible(new.source)} in place of "
                 f"{visible(old.source)})",
-                Rule(f"{change.change.value}.{change.field}"),
+                Rule(f"{Verdict.of(change.change).value}.{change.field}"),
                 change.old,
                 change.new,
             )
@@ -805,7 +813,7 @@ def _compare_pair(
     repository: Repository,
     old_side: Tree,
     pair: _Pair,
-    baseline: Baseline | Sequence[Floor] | None,
+    baseline: AddedBaseline,
     floors: Sequence[Floor],
     defer_invalid: bool,
 ) -> tuple[list[Finding], list[Problem]]:
