@@ -69,6 +69,10 @@ class Verdict(enum.StrEnum):
     def of(cls, change: Change) -> Verdict:
         return _VERDICT_OF_CHANGE[change]
 
+    def rule(self, field: str) -> Rule:
+        """The field's rule for this verdict (`loosens.max_total_cost`), one per pair."""
+        return Rule(f"{self.value}.{field}")
+
 
 _VERDICT_OF_CHANGE = {Change.LOOSENS: Verdict.LOOSENS, Change.TIGHTENS: Verdict.TIGHTENS}
 
@@ -220,7 +224,7 @@ def _field_findings(
                 render_loc(loc),
                 verdict,
                 detail,
-                Rule(f"{verdict.value}.{change.field}"),  # one per field and verdict
+                verdict.rule(change.field),
                 change.old,
                 change.new,
             )

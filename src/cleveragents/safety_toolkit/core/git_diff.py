@@ -787,7 +787,7 @@ class _SideFloors:
                 Verdict.of(change.change),
                 f"{change_text(change)} (the floor {visible(new.source)} in place of "
                 f"{visible(old.source)})",
-                Rule(f"{Verdict.of(change.change).value}.{change.field}"),
+                Verdict.of(change.change).rule(change.field),
                 change.old,
                 change.new,
             )
