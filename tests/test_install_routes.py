@@ -93,14 +93,18 @@ def installed(tmp_path_factory: pytest.TempPathFactory, published: tuple[str, st
     bin_folder = environment / "bin"
     # Python 3.11's bundled pip (23.2) refuses a `git+file:///` URL (no host), which only this
     # test uses in place of GitHub's; a current pip takes both.
-    upgrade = run("python -m pip install -q --upgrade pip", environment, bin_folder)
+    # PIP_NO_COMPILE: pip writes no .pyc files at install (Python writes them when it first
+    # imports a module); the installation is otherwise the user's.
+    upgrade = run(
+        "python -m pip install -q --upgrade pip", environment, bin_folder, PIP_NO_COMPILE="1"
+    )
     assert upgrade.returncode == 0, upgrade.stderr
     ((_, block),) = code_blocks("Install")
     (db_requirement,) = re.findall(
         r'`("cleveragents-safety-profile\[db\] @ [^"]+")`', readme_text()
     )
     for command in (block, f"pip install {db_requirement}", *extras_install_lines()):
-        result = run(pasted(command, published), environment, bin_folder)
+        result = run(pasted(command, published), environment, bin_folder, PIP_NO_COMPILE="1")
         assert result.returncode == 0, f"{command}\n{result.stdout}{result.stderr}"
     return bin_folder
 

@@ -12,8 +12,9 @@ safety-profile and the floor package before reading anything of the pull request
 two revisions from the event, fetches them into a repository of its own and reads the pull
 request's files as data: it fails the pull request, whatever ran in the workspace before it.
 
-Each run installs safety-profile into a new virtual environment from this repository's
-commit (dependencies from the package index): about 30 s on 2 cores.
+The action's first step installs safety-profile into a new virtual environment from this
+repository's commit (dependencies from the package index), about 30 s on 2 cores: it runs once
+per module (`installed_review`), and each run of the action's other steps uses its environment.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import yaml
@@ -220,6 +221,53 @@ def workspace_after_the_hostile_hook(pull: PullRequest, tmp_path: Path) -> Path:
     return workspace
 
 
+class InstalledReview(NamedTuple):
+    """The action's install step, run once: its result, the context it ran with and the
+    review folder holding its virtual environment."""
+
+    result: subprocess.CompletedProcess[str]
+    context: dict[str, str]
+    folder: Path
+
+
+@pytest.fixture(scope="module")
+def installed_review(
+    tmp_path_factory: pytest.TempPathFactory, action_path: Path, floor_wheel: Path
+) -> InstalledReview:
+    """The action's first step (install safety-profile and the organisation's floor package
+    from the example's wheel), run as the runner runs it, once for this module's runs."""
+    folder = tmp_path_factory.mktemp("installed-review")
+    (folder / "runner-temp").mkdir()
+    (folder / "workspace").mkdir()
+    environment = {
+        "CI": "true",
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_ACTION_PATH": str(action_path),
+        "GITHUB_WORKSPACE": str(folder / "workspace"),
+        "RUNNER_TEMP": str(folder / "runner-temp"),
+    }
+    context = action_context(
+        action_path,
+        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
+    )
+    (result,) = run_steps(ACTION["runs"]["steps"][:1], context, environment)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return InstalledReview(result, context, folder / "runner-temp" / "safety-profile-review")
+
+
+def run_installed_action(
+    installed: InstalledReview, context: dict[str, str], environment: dict[str, str]
+) -> list[subprocess.CompletedProcess[str]]:
+    """The action's steps with `context` in `environment`: the install step's (shared) result,
+    then the other steps, run with the installed environment in this run's review folder."""
+    for name in ("inputs.floor-package", "inputs.python", "github.action_path"):
+        assert context[name] == installed.context[name], name
+    review = Path(environment["RUNNER_TEMP"]) / "safety-profile-review"
+    review.mkdir(parents=True)
+    (review / "venv").symlink_to(installed.folder / "venv", target_is_directory=True)
+    return [installed.result, *run_steps(ACTION["runs"]["steps"][1:], context, environment)]
+
+
 def test_the_hostile_pull_request_fooled_the_former_ci_step(tmp_path: Path) -> None:
     """Why the review must run where the change cannot reach: after the pull request's own
     hook ran, `diff --git origin/main` compared the change with itself and passed."""
@@ -278,7 +326,7 @@ def assert_the_pull_request_fails(
 
 
 def test_the_action_fails_the_hostile_pull_request_whatever_ran_before_it(
-    tmp_path: Path, action_path: Path, floor_wheel: Path
+    tmp_path: Path, action_path: Path, floor_wheel: Path, installed_review: InstalledReview
 ) -> None:
     """The action's steps, from this commit, in a job whose workspace the pull request's hook
     has already tampered with (the review must be the job's first step, or its own job; this
@@ -292,7 +340,8 @@ def test_the_action_fails_the_hostile_pull_request_whatever_ran_before_it(
     inputs = readme_inputs()
     assert inputs == {"floor": ORG_FLOOR, "floor-package": "acme-policies==1.0.0"}
     inputs |= {"floor-package": str(floor_wheel), "python": sys.executable}
-    results = run_steps(ACTION["runs"]["steps"], action_context(action_path, inputs), environment)
+    context = action_context(action_path, inputs)
+    results = run_installed_action(installed_review, context, environment)
     assert_the_pull_request_fails(results, environment)
 
 
@@ -307,28 +356,26 @@ def readme_inputs() -> dict[str, str]:
 
 
 def run_the_action(
-    pull: PullRequest, tmp_path: Path, action_path: Path, floor_wheel: Path, **runner: str
+    pull: PullRequest, tmp_path: Path, action_path: Path, installed: InstalledReview, **runner: str
 ) -> tuple[list[subprocess.CompletedProcess[str]], dict[str, str], dict[str, str]]:
     """The action's steps for `pull` in a clean workspace (`runner`: variables to set besides
-    the `pull_request` run's), the organisation's floor from the example's wheel: the
+    the `pull_request` run's), the organisation's floor from the example's wheel (installed
+    once, `installed_review`): the
     results, and the context and environment they ran with."""
     (tmp_path / "workspace").mkdir()
     environment = pull.runner_environment(tmp_path, action_path) | runner
-    context = action_context(
-        action_path,
-        {"floor": ORG_FLOOR, "floor-package": str(floor_wheel), "python": sys.executable},
-    )
-    return run_steps(ACTION["runs"]["steps"], context, environment), context, environment
+    context = installed.context
+    return run_installed_action(installed, context, environment), context, environment
 
 
 def test_the_action_passes_a_pull_request_that_loosens_nothing(
-    tmp_path: Path, action_path: Path, floor_wheel: Path
+    tmp_path: Path, action_path: Path, installed_review: InstalledReview
 ) -> None:
     pull = PullRequest(
         tmp_path,
         {"config/prod.safety_profile.yaml": PROFILE.replace("20.0", "10.0"), "README.md": "x\n"},
     )
-    results, _, _ = run_the_action(pull, tmp_path, action_path, floor_wheel)
+    results, _, _ = run_the_action(pull, tmp_path, action_path, installed_review)
     assert [result.returncode for result in results] == [0, 0, 0], [
         result.stdout + result.stderr for result in results
     ]
@@ -357,7 +404,7 @@ for script in (Path(os.fsdecode(a)) for a in arguments if a.endswith(b".sh")):
 
 
 def test_no_code_of_the_pull_request_runs_in_the_review(
-    tmp_path: Path, action_path: Path, floor_wheel: Path
+    tmp_path: Path, action_path: Path, installed_review: InstalledReview
 ) -> None:
     """The review's Python runs isolated (`-I`): a `python -m` puts the current folder first on
     the module path, and the review step runs in the pull request's checkout, so a package the
@@ -370,7 +417,7 @@ def test_no_code_of_the_pull_request_runs_in_the_review(
             "config/prod.safety_profile.yaml": PROFILE.replace("true", "false", 1),
         },
     )
-    results, _, environment = run_the_action(pull, tmp_path, action_path, floor_wheel)
+    results, _, environment = run_the_action(pull, tmp_path, action_path, installed_review)
     assert not (Path(environment["RUNNER_TEMP"]) / "pull-request-code-ran").exists()
     assert [result.returncode for result in results] == [0, 0, 1], [
         result.stdout + result.stderr for result in results
@@ -383,7 +430,7 @@ def test_no_code_of_the_pull_request_runs_in_the_review(
 
 
 def test_the_review_is_of_the_head_the_event_names(
-    tmp_path: Path, action_path: Path, floor_wheel: Path
+    tmp_path: Path, action_path: Path, installed_review: InstalledReview
 ) -> None:
     """`pull_request_target` reviews `refs/pull/N/merge`, a ref that moves with each push and
     that GitHub updates some time after one. The event names a head that loosens a profile,
@@ -401,7 +448,7 @@ def test_the_review_is_of_the_head_the_event_names(
     payload["pull_request"]["head"]["sha"] = loosening
     pull.event.write_text(json.dumps(payload), encoding="utf-8")
     results, context, environment = run_the_action(
-        pull, tmp_path, action_path, floor_wheel,
+        pull, tmp_path, action_path, installed_review,
         GITHUB_EVENT_NAME="pull_request_target", GITHUB_SHA=pull.base,
         GITHUB_REF="refs/heads/main",
     )  # fmt: skip
