@@ -39,7 +39,7 @@ def test_starter_snippet_names_every_field_once_at_its_default() -> None:
 
 def test_a_new_property_gets_the_next_tab_stop() -> None:
     schema = json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))
-    schema["properties"]["require_audit_log"] = {"type": "boolean", "default": False}
+    schema["properties"]["a_field_not_in_the_schema"] = {"type": "boolean", "default": False}
     body = _generator().starter_body(schema)
     number = len(schema["properties"])
-    assert body.endswith(f"\nrequire_audit_log: ${{{number}:false}}")
+    assert body.endswith(f"\na_field_not_in_the_schema: ${{{number}:false}}")
