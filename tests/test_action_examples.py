@@ -22,6 +22,7 @@ from conftest import (
     relative,
 )
 from programs import run_program
+from shown_profile import shown_profile_lines
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.document_check import ACTION
@@ -110,18 +111,24 @@ definition_of_done: "Notes are reviewed"                      # from file
 strategy_actor: "team/planner"                                # from file
 execution_actor: "team/writer"                                # from file
 safety_profile:                                               # from file
-  allowed_skill_categories: ["docs", "git"]                   # from file
-  require_sandbox: false                                      # from file
-  require_checkpoints: true                                   # default
-  require_human_approval: false                               # default
-  allow_unsafe_tools: false                                   # default
-  max_cost_per_plan: 5.0                                      # from file
-  max_retries_per_step: 3                                     # default
-  max_total_cost: 20.0                                        # from file
-inputs: [{"name": "since", "type": "string"}]                 # from file
+{}
+inputs: [{{"name": "since", "type": "string"}}]                 # from file
 tags: ["docs", "release"]                                     # from file
 timeout_seconds: 600                                          # from file
-"""
+""".format(
+    "\n".join(
+        shown_profile_lines(
+            {
+                "allowed_skill_categories": '["docs", "git"]',
+                "require_sandbox": "false",
+                "max_cost_per_plan": "5.0",
+                "max_total_cost": "20.0",
+            },
+            indent="  ",
+            width=len('description: "Draft release notes from merged pull requests"'),
+        )
+    )
+)
 
 
 def test_cli_show_renders_the_nested_profile_field_by_field() -> None:

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT
+from conftest import REPO_ROOT
+from field_lists import COSTS, FLAGS, SCHEMA_FIELDS
 from git_repos import git, new_repository, secrets_repository, write_files
 from programs import BIN, run_program
 from readme import code_blocks
@@ -25,9 +26,6 @@ from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFIL
 from cleveragents.domain.models.core.strictness import Change, FieldChange
 
 HOOKS = REPO_ROOT / ".pre-commit-hooks.yaml"
-SCHEMA_FIELDS = list(json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))["properties"])
-FLAGS = ("require_sandbox", "require_checkpoints", "require_human_approval")
-COSTS = ("max_cost_per_plan", "max_total_cost")
 
 # (field, the floor's value, the profile's value, whether the profile is below the floor).
 FLOOR_ROWS: list[tuple[str, Any, Any, bool]] = [

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, relative
 from programs import run_program
+from shown_profile import shown_profile_lines
 
 from cleveragents.domain.models.core.action import Action
 from cleveragents.domain.models.core.safety_profile import (
@@ -259,14 +260,17 @@ def test_cli_text_output_lists_the_layers_and_the_profile_field_by_field(
             "provenance: ACTION",
             f'source: "{profile_files["action"]}"',
             "profile:",
-            '  allowed_skill_categories: ["deploy", "test"]  # from file',
-            "  require_sandbox: true                         # from file",
-            "  require_checkpoints: true                     # from file",
-            "  require_human_approval: true                  # from file",
-            "  allow_unsafe_tools: false                     # from file",
-            "  max_cost_per_plan: 100.0                      # from file",
-            "  max_retries_per_step: 3                       # default",
-            "  max_total_cost: null                          # default",
+            *shown_profile_lines(
+                {
+                    "allowed_skill_categories": '["deploy", "test"]',
+                    "require_sandbox": "true",
+                    "require_checkpoints": "true",
+                    "require_human_approval": "true",
+                    "allow_unsafe_tools": "false",
+                    "max_cost_per_plan": "100.0",
+                },
+                indent="  ",
+            ),
             "",
         ]
     )

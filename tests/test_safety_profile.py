@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES
+from field_lists import SCHEMA_DEFAULTS, SPEC_FIELDS
 from pydantic import ValidationError
 
 from cleveragents.domain.models.core.safety_profile import (
@@ -26,15 +27,10 @@ SPEC_YAML = EXAMPLES / "valid" / "spec_example.safety_profile.yaml"
 
 # -- Schema table and Default Profile ----------------------------------------------------------
 def test_defaults_match_the_spec_table() -> None:
-    assert SafetyProfile().model_dump() == {
-        "allowed_skill_categories": (),
-        "require_sandbox": True,
-        "require_checkpoints": True,
-        "require_human_approval": False,
-        "allow_unsafe_tools": False,
-        "max_cost_per_plan": None,
-        "max_retries_per_step": 3,
-        "max_total_cost": None,
+    dumped = SafetyProfile().model_dump(mode="json")
+    assert dumped == SCHEMA_DEFAULTS
+    assert {name: dumped[name] for name in SPEC_FIELDS} == {
+        name: default for name, (_, default) in SPEC_FIELDS.items()
     }
 
 

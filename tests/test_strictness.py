@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from conftest import PROFILE_SCHEMA_PATH
+from field_lists import ALLOW_FLAGS, COSTS, FLAGS, SCHEMA_FIELDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,21 +17,19 @@ from cleveragents.domain.models.core.strictness import (
     compare_profiles,
 )
 
-SCHEMA_FIELDS = list(json.loads(PROFILE_SCHEMA_PATH.read_text(encoding="utf-8"))["properties"])
 T, L = Change.TIGHTENS, Change.LOOSENS
 
 # (field, old value, new value, what new does, what old does compared with new).
 CHANGES: list[tuple[str, Any, Any, Change, Change]] = [
+    *[row for flag in FLAGS for row in ((flag, False, True, T, L), (flag, True, False, L, T))],
     *[
         row
-        for flag in ("require_sandbox", "require_checkpoints", "require_human_approval")
-        for row in ((flag, False, True, T, L), (flag, True, False, L, T))
+        for flag in ALLOW_FLAGS
+        for row in ((flag, True, False, T, L), (flag, False, True, L, T))
     ],
-    ("allow_unsafe_tools", True, False, T, L),
-    ("allow_unsafe_tools", False, True, L, T),
     *[
         row
-        for cost in ("max_cost_per_plan", "max_total_cost")
+        for cost in COSTS
         for row in (
             (cost, 100.0, 50.0, T, L),
             (cost, 50.0, 100.0, L, T),
