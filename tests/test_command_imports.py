@@ -86,6 +86,32 @@ def test_check_accepts_valid_files_without_pydantic(
     assert {"cleveragents.domain.models.core.strictness", "dataclasses"} & modules == set()
 
 
+FORMAT_MODULES = {
+    f"cleveragents.safety_toolkit.formats.{name}" for name in ("text", "json", "github", "sarif")
+}
+
+
+@pytest.mark.parametrize("output_format", format_names("check"))
+def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
+    tmp_path: Path, output_format: str
+) -> None:
+    """A file in no git work tree: nothing of git, nor subprocess or pathlib, is imported
+    (the os module tells where it is; SARIF's file URIs alone need pathlib), and of the
+    formats only the one that reports."""
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    (folder / "a.safety_profile.yaml").write_text(FLOOR, encoding="utf-8")
+    status, _, modules = run_with_modules(
+        tmp_path, "check", "--format", output_format, "a.safety_profile.yaml", cwd=folder
+    )
+    assert status == 0
+    unwanted = {"subprocess", "cleveragents.safety_toolkit.git.objects"}
+    if output_format != "sarif":
+        unwanted.add("pathlib")
+    assert unwanted & modules == set()
+    assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{output_format}"}
+
+
 @pytest.mark.parametrize(
     ("kind", "invalid"), [("profile", INVALID_PROFILE), ("action", INVALID_ACTION)]
 )

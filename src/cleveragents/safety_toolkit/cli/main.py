@@ -379,7 +379,7 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from ..core.check import check_files
     from ..core.kind_hint import with_hints_last
     from ..floor import Floors
-    from ..git.objects import GitError
+    from ..git.paths import GitError
 
     floor = _checked_floor(parser, args)
     files = tuple(args.files)
