@@ -63,6 +63,7 @@ __all__ = [
     "Node",
     "Tree",
     "WorkTree",
+    "WorkTreeListing",
     "attribute_message",
     "checkout_problems",
     "collision_problems",
@@ -158,20 +159,25 @@ _NO_FILTERS = frozenset(
 
 
 def git_command(
-    root: str | os.PathLike[str], args: Sequence[str], *, literal_pathspecs: bool = True
+    root: str | os.PathLike[str],
+    args: Sequence[str],
+    *,
+    literal_pathspecs: bool = True,
+    env: Mapping[str, str] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """The argv and environment that run `git ARGS` in `root` with every command the
     repository's configuration names switched off (GIT_CONFIG_OVERRIDES, and each filter
     driver for a command that may run one); one function for every git this package starts.
-    `literal_pathspecs`: no pathspec magic, so a name is only itself."""
+    `literal_pathspecs`: no pathspec magic, so a name is only itself. `env`: variables set
+    for this run too (a filter driver they may configure is looked up)."""
     command = [git_program(), "--no-pager"]
     for setting in GIT_CONFIG_OVERRIDES:
         command += ["-c", setting]
-    if _subcommand(args) not in _NO_FILTERS:
+    if _subcommand(args) not in _NO_FILTERS and not _no_filter_configured(root, env or {}):
         command += [f"--config-env={key}={_EMPTY}" for key in filter_overrides(root)]
     if literal_pathspecs:
         command.append("--literal-pathspecs")
-    return [*command, *args], {**os.environ, **GIT_ENVIRONMENT, _EMPTY: ""}
+    return [*command, *args], {**os.environ, **GIT_ENVIRONMENT, **(env or {}), _EMPTY: ""}
 
 
 def _subcommand(args: Sequence[str]) -> str:
@@ -202,6 +208,33 @@ def git_program() -> str:
 
 
 _FILTER_SETTINGS = ("clean", "smudge", "process", "required")
+
+
+# Words without which no configuration file defines a filter driver (`[filter "NAME"]`,
+# `[filter.NAME]`, in any case) nor brings in another file that may (`include`, `includeIf`).
+_FILTER_WORDS = (b"filter", b"include")
+
+
+def _no_filter_configured(root: str | os.PathLike[str], env: Mapping[str, str]) -> bool:
+    """Whether, for certain, no configuration git reads in `root` defines a filter driver, so
+    `filter_overrides` would find none and its `git config` need not run: `root` is the top of
+    a work tree with its own `.git` folder, no GIT_* variable but harmless ones is set (here
+    or in `env`), and no configuration file git reads holds a word a driver needs
+    (`_FILTER_WORDS`; one that cannot be read, or is not a regular file, may). When in doubt:
+    False, and git is asked."""
+    if not _plain_environment(env):
+        return False
+    top = os.path.realpath(root)
+    if folder_with_git(top) != top:
+        return False
+    git_dir = os.path.join(top, ".git")
+    try:
+        if not _own_repository_folder(top, git_dir):
+            return False
+        config_files, _ = _files_git_reads(git_dir)
+    except (OSError, GitError):
+        return False
+    return not any(_holds(path, _FILTER_WORDS) for path in config_files)
 
 
 def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
@@ -336,8 +369,8 @@ def git(
 ) -> bytes:
     """`git ARGS` run in `root` (see `git_command`), its output as bytes; GitError with git's
     own words. `env`: variables to set for this run."""
-    command, environment = git_command(root, args, literal_pathspecs=literal_pathspecs)
-    return _run(root, command, {**environment, **(env or {})}, input, what=args[0])
+    command, environment = git_command(root, args, literal_pathspecs=literal_pathspecs, env=env)
+    return _run(root, command, environment, input, what=args[0])
 
 
 def _fields(output: bytes) -> list[str]:
@@ -583,28 +616,47 @@ class Tree:
         self.blobs.close()
 
 
-class WorkTree:
-    """The working tree on disk: the files git tracks or would track (not ignored)."""
+class WorkTreeListing(NamedTuple):
+    """What one `git ls-files` says of a work tree: the index's entries (repository path ->
+    Entry), those git is told not to look at on disk (skip-worktree,
+    assume-unchanged), and the files it does not track and does not ignore, in its order."""
 
-    revision = None
+    entries: dict[str, Entry]
+    unwatched: set[str]
+    untracked: list[str]
 
-    def __init__(self, root: Path, untracked: Collection[str] | None = None) -> None:
-        """`untracked`: the files git does not track and does not ignore, when already asked
-        (else git is asked here)."""
-        self.root = root
-        self.label = "in the working tree"
+    @classmethod
+    def of(cls, root: Path) -> WorkTreeListing:
+        """One `git ls-files --cached --others` in the work tree `root` (its top): `-s -v`
+        tags each index entry (`TAG MODE OID STAGE<TAB>PATH`) and each other file (`? PATH`,
+        a tag no index entry has)."""
+        args = ["ls-files", "-s", "-v", "-z", "--full-name", "--cached", "--others"]
         index: dict[str, Entry] = {}
-        unwatched = set()
-        for field in filter(None, _fields(git(root, "ls-files", "-s", "-v", "-z", "--full-name"))):
+        unwatched, untracked = set(), []
+        for field in filter(None, _fields(git(root, *args, "--exclude-standard"))):
+            if field.startswith("? "):
+                untracked.append(field[2:])
+                continue
             info, path = field.split("\t", 1)
             tag, mode, oid, _ = info.split(" ")
             index[path] = Entry(mode, oid)
             if tag == "S" or tag.islower():  # skip-worktree, assume-unchanged
                 unwatched.add(path)
-        if untracked is None:
-            listed = git(root, "ls-files", "-z", "--others", "--exclude-standard")
-            untracked = list(filter(None, _fields(listed)))
-        untracked = set(untracked)
+        return cls(index, unwatched, untracked)
+
+
+class WorkTree:
+    """The working tree on disk: the files git tracks or would track (not ignored)."""
+
+    revision = None
+
+    def __init__(self, root: Path, listing: WorkTreeListing | None = None) -> None:
+        """`listing`: what git says of the work tree `root`, when already asked (else git is
+        asked here)."""
+        self.root = root
+        self.label = "in the working tree"
+        listing = WorkTreeListing.of(root) if listing is None else listing
+        index, unwatched, untracked = listing.entries, listing.unwatched, set(listing.untracked)
         on_disk = {path for path in index.keys() | untracked if os.path.lexists(root / path)}
         # `git diff` takes the files git is told not to look at as unchanged: those on disk are
         # compared anyway (`unwatched`); those a sparse checkout leaves out hold the index's.
@@ -928,6 +980,23 @@ def _harmless(name: str) -> bool:
     return name in _HARMLESS or name.startswith(_HARMLESS_PREFIXES)
 
 
+def _plain_environment(env: Mapping[str, str]) -> bool:
+    """Whether no GIT_* variable but harmless ones is set, in this process or in `env`."""
+    return not any(name.startswith("GIT_") and not _harmless(name) for name in (*os.environ, *env))
+
+
+def _own_repository_folder(top: str, git_dir: str) -> bool:
+    """Whether `git_dir` (`top/.git`) is a repository folder, not a link nor a file naming
+    another, owned, as `top` is, by this user (else git may refuse it, which must be said).
+    OSError when either cannot be looked at."""
+    owner = os.geteuid()
+    if os.lstat(top).st_uid != owner or os.lstat(git_dir).st_uid != owner:
+        return False
+    if not stat.S_ISDIR(os.lstat(git_dir).st_mode):
+        return False
+    return os.path.isfile(os.path.join(git_dir, "HEAD"))
+
+
 def _nothing_configured(top: str) -> bool:
     """Whether, for certain, no attribute applies to the paths of the work tree `top` but by
     a `.gitattributes` file, and git would not refuse it: no GIT_* variable but harmless ones
@@ -935,16 +1004,11 @@ def _nothing_configured(top: str) -> bool:
     refuse it, which must be said); no attribute file that always applies; and no
     configuration file that names one (or includes another, or asks for a format git may not
     read)."""
-    if any(name.startswith("GIT_") and not _harmless(name) for name in os.environ):
+    if not _plain_environment({}):
         return False
     git_dir = os.path.join(top, ".git")
     try:
-        owner = os.geteuid()
-        if os.lstat(top).st_uid != owner or os.lstat(git_dir).st_uid != owner:
-            return False
-        if not stat.S_ISDIR(os.lstat(git_dir).st_mode):
-            return False
-        if not os.path.isfile(os.path.join(git_dir, "HEAD")):
+        if not _own_repository_folder(top, git_dir):
             return False
         config_files, attribute_files = _files_git_reads(git_dir)
     except (OSError, GitError):
