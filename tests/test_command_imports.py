@@ -96,7 +96,7 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
     tmp_path: Path, output_format: str
 ) -> None:
     """A file in no git work tree: nothing of git, nor subprocess or pathlib, is imported
-    (the os module tells where it is; SARIF's file URIs alone need pathlib), and of the
+    (the os module tells where it is; SARIF's file URIs alone need pathlib), nor shutil, and of the
     formats only the one that reports."""
     folder = tmp_path / "plain"
     folder.mkdir()
@@ -107,7 +107,8 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
     assert status == 0
     unwanted = {"subprocess", "cleveragents.safety_toolkit.git.objects"}
     if output_format != "sarif":
-        unwanted.add("pathlib")
+        # Nor shutil: argparse measures the terminal only when help is printed.
+        unwanted |= {"pathlib", "shutil"}
     assert unwanted & modules == set()
     assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{output_format}"}
 
