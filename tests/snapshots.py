@@ -22,7 +22,7 @@ from the repository root. What is kept, by registry rather than every combinatio
   `1 of 1 file invalid` and nothing on standard error; a valid example prints
   `ok: 1 file valid`, exit status 0, and has no `.expected` file. An example whose run does
   not fit that shape stops the tool, naming it;
-- every format of REPORTER_BY_NAME, for every command it serves, on that command's
+- every format of FORMAT_BY_NAME, for every command it serves, on that command's
   representative cases (CASES): tests/cli_snapshots/formats.json;
 - `check` of every example in one run, as either kind, in text and JSON (the order of files
   and problems, the kind hints, the closing count): tests/cli_snapshots/batches.json.
@@ -128,11 +128,11 @@ def expected_path(file: str) -> Path:
 
 def format_commands() -> dict[str, list[str]]:
     """Every format of the registry, for each command it serves, on that command's cases."""
-    from cleveragents.safety_toolkit.formats import REPORTER_BY_NAME
+    from cleveragents.safety_toolkit.formats import FORMAT_BY_NAME
 
     commands = {}
-    for output_format, reporter in REPORTER_BY_NAME.items():
-        for command in reporter.serves:
+    for output_format, entry in FORMAT_BY_NAME.items():
+        for command in entry.serves:
             if command not in CASES:
                 raise SystemExit(
                     f"the {output_format!r} format serves {command!r}, which has no cases in "

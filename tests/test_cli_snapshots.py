@@ -27,7 +27,7 @@ from snapshots import (
     shown_command,
 )
 
-from cleveragents.safety_toolkit.formats import REPORTER_BY_NAME
+from cleveragents.safety_toolkit.formats import FORMAT_BY_NAME
 
 
 def test_every_snapshot_and_expected_file_is_what_the_cli_prints_now() -> None:
@@ -44,8 +44,8 @@ def test_every_format_of_the_registry_is_captured_for_every_command_it_serves() 
     kept = {tuple(name.split()[1:4]) for name in load_snapshot(FORMATS_PATH)}
     served = {
         (command, "--format", name)
-        for name, reporter in REPORTER_BY_NAME.items()
-        for command in reporter.serves
+        for name, entry in FORMAT_BY_NAME.items()
+        for command in entry.serves
     }
     assert kept == served
 
@@ -68,10 +68,7 @@ def run_console_script(arguments: list[str]) -> Outcome:
 
 # One run per format on a file with several problems, and one of each other command.
 REAL_RUNS = [
-    *(
-        ["check", "--format", name, "--kind", "profile", INVALID_PROFILE]
-        for name in REPORTER_BY_NAME
-    ),
+    *(["check", "--format", name, "--kind", "profile", INVALID_PROFILE] for name in FORMAT_BY_NAME),
     ["check", "--format", "text", "--kind", "action", VALID_PROFILE],
     ["show", "--format", "text", "--kind", "action", INVALID_ACTION],
     ["resolve", "--format", "text", "--project", VALID_PROFILE],

@@ -86,6 +86,33 @@ def test_check_accepts_valid_files_without_pydantic(
     assert {"cleveragents.domain.models.core.strictness", "dataclasses"} & modules == set()
 
 
+FORMAT_MODULES = {
+    f"cleveragents.safety_toolkit.formats.{name}" for name in ("text", "json", "github", "sarif")
+}
+
+
+@pytest.mark.parametrize("output_format", format_names("check"))
+def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
+    tmp_path: Path, output_format: str
+) -> None:
+    """A file in no git work tree: nothing of git, nor subprocess or pathlib, is imported
+    (the os module tells where it is; SARIF's file URIs alone need pathlib), nor shutil, and of the
+    formats only the one that reports."""
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    (folder / "a.safety_profile.yaml").write_text(FLOOR, encoding="utf-8")
+    status, _, modules = run_with_modules(
+        tmp_path, "check", "--format", output_format, "a.safety_profile.yaml", cwd=folder
+    )
+    assert status == 0
+    unwanted = {"subprocess", "cleveragents.safety_toolkit.git.objects"}
+    if output_format != "sarif":
+        # Nor shutil: argparse measures the terminal only when help is printed.
+        unwanted |= {"pathlib", "shutil"}
+    assert unwanted & modules == set()
+    assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{output_format}"}
+
+
 @pytest.mark.parametrize(
     ("kind", "invalid"), [("profile", INVALID_PROFILE), ("action", INVALID_ACTION)]
 )
@@ -248,3 +275,40 @@ def test_the_language_server_opens_a_file_in_a_repository_without_pydantic(
     modules = _language_server_modules(tmp_path, repository, "a.safety_profile.yaml", INVALID)
     assert pydantic_modules(modules) == set()
     assert "cleveragents.safety_toolkit.git.head_version" in modules  # HEAD's version was read
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_the_language_server_opens_a_committed_file_with_two_gits(
+    tmp_path: Path, edited: bool
+) -> None:
+    """Opening a file in a repository asks git where the repository is once, and lists HEAD's
+    entry for the file; when the file on disk is HEAD's (its blob id is the entry's), HEAD's
+    bytes are those and no `cat-file` runs; edited since, HEAD's blob is read. Either way the
+    note says what the buffer loosens. Counted with GIT_TRACE (a harmless variable)."""
+    from lsp_client import LanguageServerClient
+
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", {"a.safety_profile.yaml": FLOOR})
+    path = repository / "a.safety_profile.yaml"
+    if edited:
+        path.write_text(FLOOR + "# edited\n", encoding="utf-8")
+    traced = tmp_path / "trace"
+    env = {**os.environ, "GIT_TRACE": str(traced)}
+    client = LanguageServerClient([CLI, "lsp"], {}, cwd=repository, env=env)
+    try:
+        client.initialize(repository)
+        client.open_document(path.as_uri(), CHANGED)
+        [note] = client.diagnostics(path.as_uri())
+        assert note["message"] == "loosens: require_sandbox: true → false"
+    finally:
+        client.close()
+    gits = [
+        line.split("git ", 1)[1]
+        for line in traced.read_text().splitlines()
+        if "built-in: git" in line
+    ]
+    commands = [
+        next(word for word in run.split() if not word.startswith("-") and "=" not in word)
+        for run in gits
+    ]
+    assert commands == ["rev-parse", "ls-tree", *(["cat-file"] if edited else [])]

@@ -13,7 +13,7 @@ from programs import run_program
 
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
-from cleveragents.safety_toolkit.formats import REPORTER_BY_NAME, format_names, reporter
+from cleveragents.safety_toolkit.formats import FORMAT_BY_NAME, format_names, reporter
 from cleveragents.safety_toolkit.formats.base import PROTOCOL_BY_COMMAND, CheckedFiles
 
 PROFILE = relative(EXAMPLES / "valid" / "spec_example.safety_profile.yaml")
@@ -50,20 +50,22 @@ def test_every_format_a_command_offers_renders_its_report(command: str) -> None:
 
 
 def test_every_command_a_format_serves_is_run_here() -> None:
-    served = {command for cls in REPORTER_BY_NAME.values() for command in cls.serves}
+    served = {command for entry in FORMAT_BY_NAME.values() for command in entry.serves}
     assert served == set(RUNS) == set(PROTOCOL_BY_COMMAND)
 
 
-@pytest.mark.parametrize("name", sorted(REPORTER_BY_NAME))
+@pytest.mark.parametrize("name", sorted(FORMAT_BY_NAME))
 def test_a_format_describes_exactly_the_commands_whose_protocol_it_implements(name: str) -> None:
-    cls = REPORTER_BY_NAME[name]
+    entry = FORMAT_BY_NAME[name]
+    cls = entry.reporter_class()
     implemented = {c for c, protocol in PROTOCOL_BY_COMMAND.items() if issubclass(cls, protocol)}
-    assert set(cls.serves) == implemented
+    assert set(entry.serves) == implemented
+    assert cls.name == name
 
 
 def test_a_format_is_not_handed_to_a_command_it_does_not_render() -> None:
     for command in PROTOCOL_BY_COMMAND:
-        for name in sorted(set(REPORTER_BY_NAME) - set(format_names(command))):
+        for name in sorted(set(FORMAT_BY_NAME) - set(format_names(command))):
             with pytest.raises(LookupError, match=f"does not render {command}"):
                 reporter(command, name)  # type: ignore[call-overload]
 
@@ -78,7 +80,7 @@ def test_resolve_reports_an_invalid_layer_in_every_format_it_offers(name: str) -
 
 def test_resolve_offers_the_formats_that_render_a_resolution() -> None:
     assert format_names("resolve") == ["json", "text"]
-    assert format_names("check") == format_names("diff") == sorted(REPORTER_BY_NAME)
+    assert format_names("check") == format_names("diff") == sorted(FORMAT_BY_NAME)
 
 
 def test_diff_help_describes_the_json_object_diff_prints() -> None:

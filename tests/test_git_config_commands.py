@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from git_repos import git, new_repository
 from hostile_git import (
+    LOOSE_SAME_SIZE,
     STRICT,
     hostile_repository,
     partial_clone,
@@ -201,3 +202,49 @@ def test_git_never_waits_for_its_own_output(tmp_path: Path, included: str) -> No
         return
     assert "loosens: require_sandbox: true → false" in result.stdout, result.stderr
     assert "big.safety_profile.yaml" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("where", ["include", "home", "xdg", "environment"])
+def test_a_filter_configured_anywhere_git_reads_never_runs(
+    tmp_path: Path, repository: Path, traces: Path, where: str
+) -> None:
+    """`diff --git` skips looking up filter drivers only when no configuration file git reads
+    can define one: a driver defined in a file the repository's configuration includes, in
+    the user's files, or by GIT_CONFIG_* variables is still switched off (and git itself,
+    given the same configuration, runs it: the setting is armed)."""
+    new_repository(
+        repository, {".gitattributes": "*.yaml filter=evil\n", "a.safety_profile.yaml": STRICT}
+    )
+    home = tmp_path / "home"
+    (home / ".config" / "git").mkdir(parents=True)
+    clean = f'[filter "evil"]\n\tclean = {trace(traces, "clean")}; cat\n'
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    if where == "include":
+        (tmp_path / "included").write_text(clean, encoding="utf-8")
+        git(repository, "config", "include.path", str(tmp_path / "included"))
+    elif where == "home":
+        (home / ".gitconfig").write_text(clean, encoding="utf-8")
+    elif where == "xdg":
+        (home / ".config" / "git" / "config").write_text(clean, encoding="utf-8")
+    else:
+        env |= {
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "filter.evil.clean",
+            "GIT_CONFIG_VALUE_0": f"{trace(traces, 'clean')}; cat",
+        }
+    (repository / "a.safety_profile.yaml").write_text(LOOSE_SAME_SIZE, encoding="utf-8")
+    os.utime(repository / "a.safety_profile.yaml", (1, 1))
+    result = subprocess.run(
+        [str(BIN / "safety-profile"), "diff", "--git", "HEAD"],
+        cwd=repository,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert result.returncode == 1, result.stderr  # the loosening is found
+    ran_nothing(result, traces)
+    subprocess.run(
+        ["git", "diff", "--raw", "HEAD"], cwd=repository, env=env, capture_output=True, check=False
+    )
+    assert traces_left(traces) == ["clean"]

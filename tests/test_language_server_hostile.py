@@ -282,8 +282,10 @@ async def test_git_never_waits_for_its_own_output(
     note says what loosens. HEAD's blob is read by one `git cat-file --batch` answering on a
     socket, which git cannot open again through /proc: with `/dev/stdout` included it stops at
     once, HEAD cannot be read (logged), and the buffer is checked without a note, never
-    waited on."""
+    waited on. (The file on disk is edited since HEAD: HEAD's blob must be read, not taken
+    from the disk's bytes by their blob id.)"""
     repository = new_repository(tmp_path, {"prod.safety_profile.yaml": STRICT})
+    (repository / "prod.safety_profile.yaml").write_text(STRICT + "# edited\n", encoding="utf-8")
     git(repository, "config", "include.path", included)
     await start(client, repository)
     uri = open_uri(client, (repository / "prod.safety_profile.yaml").as_uri(), LOOSE)

@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from cleveragents.reading.terminal_text import visible
 
@@ -122,6 +122,16 @@ class _Parser(argparse.ArgumentParser):
     value that is not one of the choices (a mistyped command, format or kind) is told the
     choice it most likely misspells, as an unknown field is (`closest_field`)."""
 
+    # While the parser is built, argparse makes a help formatter for each option only to
+    # check its metavar; one made without a width imports shutil to measure the terminal.
+    building = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if _Parser.building:  # a width that is never printed with: no shutil at start-up
+            formatter_class: Any = self.formatter_class  # a HelpFormatter: it takes a width
+            return cast(argparse.HelpFormatter, formatter_class(prog=self.prog, width=80))
+        return super()._get_formatter()
+
     def error(self, message: str) -> NoReturn:
         super().error(visible(message, escape_backslashes=False))
 
@@ -146,6 +156,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     command's name), only that command's options are built (the run needs no other: the
     others are listed, by name and summary, as choices of COMMAND)."""
 
+    _Parser.building = True
+    try:
+        return _built_parser(only)
+    finally:
+        _Parser.building = False
+
+
+def _built_parser(only: str | None) -> argparse.ArgumentParser:
     def wanted(name: str) -> bool:
         return only is None or name == only
 
@@ -379,7 +397,7 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from ..core.check import check_files
     from ..core.kind_hint import with_hints_last
     from ..floor import Floors
-    from ..git.objects import GitError
+    from ..git.paths import GitError
 
     floor = _checked_floor(parser, args)
     files = tuple(args.files)

@@ -109,14 +109,19 @@ def check_files(paths: Sequence[str], kind: str, floors: Floors | None = None) -
     hold, is not read (`file.outside`), nor is a file a git attribute transforms on checkout
     (`git.attribute`). Raises FloorError for a floor that cannot be used, GitError when git
     refuses to say what a checkout of a file's repository holds."""
-    from ..git.objects import checkout_problems, collision_problems, locate, outside_problems
+    from ..git.located import collision_problems, locate, outside_problems
 
     located = locate(paths)
     refused = outside_problems(paths, located)
     inside = [path for path in paths if path not in refused]
     # A file a checkout transforms is not read either, as `diff --git` does not read it: a
-    # smudge filter may write what no commit holds (a secret git-crypt decrypts).
-    transformed = checkout_problems(inside, located)
+    # smudge filter may write what no commit holds (a secret git-crypt decrypts). Files in no
+    # work tree have no attributes: then git's modules are not even imported.
+    transformed = []
+    if any(located[path].top is not None for path in inside):
+        from ..git.objects import checkout_problems
+
+        transformed = checkout_problems(inside, located)
     unread = {problem.file for problem in transformed}
     checker = Checker(kind, floors)
     problems = [

@@ -39,6 +39,7 @@ from ..git.objects import (
     Side,
     Tree,
     WorkTree,
+    WorkTreeListing,
     attribute_message,
     git,
     no_attribute_can_apply,
@@ -124,18 +125,18 @@ class Repository:
             ) from None
         self.root = Path(os.path.realpath(os.path.join(folder, os.fsdecode(cdup))))
         self.prefix = os.fsdecode(prefix[:-1]).rstrip("/")  # the user's folder, as a repo path
-        self._untracked: list[str] | None = None
+        self._listing: WorkTreeListing | None = None
 
     def git(self, *args: str) -> str:
         return os.fsdecode(git(self.root, *args))
 
-    def untracked(self) -> list[str]:
-        """The files git does not track and does not ignore (repository paths), asked once:
-        the working tree's side and the changed files both need them."""
-        if self._untracked is None:
-            listed = self.git("ls-files", "-z", "--full-name", "--others", "--exclude-standard")
-            self._untracked = [path for path in listed.split("\0") if path]
-        return self._untracked
+    def work_tree_listing(self) -> WorkTreeListing:
+        """The index's entries and the files git does not track and does not ignore, asked
+        once (one `git ls-files`): the working tree's side and the changed files both need
+        them."""
+        if self._listing is None:
+            self._listing = WorkTreeListing.of(self.root)
+        return self._listing
 
     def _git_path(self, name: str) -> Path:
         """`git rev-parse --git-path NAME`, without git where it is certain: the repository's
@@ -196,7 +197,7 @@ class Repository:
             return old, Tree.of_revision(self.root, comparison.new_rev)
         if comparison.staged:
             return old, Tree.of_index(self.root)
-        return old, WorkTree(self.root, self.untracked())
+        return old, WorkTree(self.root, self.work_tree_listing())
 
     def other_parents(self, comparison: GitComparison) -> list[str]:
         """The parents of a merge besides the first, when the comparison is of the merge
@@ -241,7 +242,7 @@ class Repository:
             else:
                 changed.append(change)
         if not comparison.staged and comparison.new_rev is None:
-            changed += [ChangedFile(None, path) for path in self.untracked()]
+            changed += [ChangedFile(None, path) for path in self.work_tree_listing().untracked]
         return changed, submodules
 
 

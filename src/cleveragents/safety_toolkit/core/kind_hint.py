@@ -70,7 +70,7 @@ def renaming_advice(file: str, resembled: str, advice: str) -> str:
     """What to do about a file that looks like `resembled`, for a hook user too: where its
     name already makes it one (the hooks check it so), `advice` alone (`use --kind action`);
     else the name the hooks check as that kind, then `advice`."""
-    from ..git.objects import quoted
+    from ..git.paths import quoted
 
     if KINDS[resembled].matches(file):
         return advice

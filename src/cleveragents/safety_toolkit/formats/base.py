@@ -3,7 +3,8 @@ command's protocol (`CheckReporter`, `DiffReporter`, ...).
 
 A format names the protocols it implements as its bases, and is `@final`: the type checker
 then reports a method it lacks (`Final class ... has abstract attributes`), and the commands
-offer exactly the formats whose class implements their protocol (`formats.format_names`)."""
+offer exactly the formats whose registry entry names them (`formats.format_names`), which a test
+holds to the protocols the class implements."""
 
 from __future__ import annotations
 
@@ -44,12 +45,11 @@ class CheckedFiles(NamedTuple):
 
 
 class Reporter:
-    """One output format. `serves` says, for each command whose protocol it implements, what
-    it prints, in the words of the command's `--format` help (tests/test_formats.py holds the
-    two to each other)."""
+    """One output format. Its registry entry (`formats.FORMAT_BY_NAME`) says, for each command
+    whose protocol it implements, what it prints (tests/test_formats.py holds the two to each
+    other)."""
 
     name: ClassVar[str]
-    serves: ClassVar[Mapping[str, str]]  # command -> what this format prints for it
 
     def __init__(self, colour: bool = False) -> None:
         self.colour = colour  # only the text format colours, and only on a terminal

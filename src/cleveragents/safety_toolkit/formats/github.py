@@ -5,8 +5,7 @@ from a file is escaped as the text report does, then as workflow commands requir
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar, final
+from typing import TYPE_CHECKING, final
 
 from cleveragents.reading.problems import field_prefix, labelled
 from cleveragents.reading.terminal_text import visible
@@ -56,10 +55,6 @@ def _problem_command(problem: Problem) -> str:
 @final
 class GithubReporter(Reporter, CheckReporter, DiffReporter):
     name = "github"
-    serves: ClassVar[Mapping[str, str]] = {
-        "check": "GitHub Actions annotations",
-        "diff": "GitHub Actions annotations",
-    }
 
     def check(self, files: CheckedFiles) -> str:
         return "".join(_problem_command(problem) for problem in files.problems)

@@ -5,8 +5,8 @@ shows as text, and the output never fails to encode; a file name byte that is no
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, final
 
 from .base import CheckedFiles, DiffReporter, Reporter, ResolveReporter, RulesReporter, ShowReporter
 
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from ..core.resolve import Resolution
 
 __all__ = ["JsonReporter", "problem_json"]
-
-_PROBLEM = "{file, line, column, path, message, rule, severity}"
 
 
 def _dumps(document: Any) -> str:
@@ -71,15 +69,6 @@ def field_origins(document: ShownDocument, prefix: str = "") -> dict[str, str]:
 @final
 class JsonReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesReporter):
     name = "json"
-    serves: ClassVar[Mapping[str, str]] = {
-        "check": f"an array of {_PROBLEM}",
-        "diff": "an object {loosens, files_compared, changes: [{file, line, column, path, "
-        "change, old, new, message, rule}], problems: [as check's]}",
-        "resolve": "for scripts",
-        "rules": "for scripts: the rule as {id, title, description, fix, severity, readers, "
-        "url, formerly}, or a list of them",
-        "show": "{file, kind, document, origins, problems}, for scripts",
-    }
 
     def check(self, files: CheckedFiles) -> str:
         """An array of {file, line, column, path, message, rule, severity}; null line/column

@@ -3,8 +3,7 @@ by `sarif_log`, imported only when asked for)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar, final
+from typing import TYPE_CHECKING, final
 
 from .base import CheckedFiles, CheckReporter, DiffReporter, Reporter
 
@@ -17,10 +16,6 @@ __all__ = ["SarifReporter"]
 @final
 class SarifReporter(Reporter, CheckReporter, DiffReporter):
     name = "sarif"
-    serves: ClassVar[Mapping[str, str]] = {
-        "check": "a SARIF 2.1.0 log for code scanning",
-        "diff": "a SARIF 2.1.0 log for code scanning",
-    }
 
     def check(self, files: CheckedFiles) -> str:
         """One result per problem, at its severity's level."""

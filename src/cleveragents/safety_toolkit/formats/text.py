@@ -4,7 +4,7 @@ layers and effective profile. Colour only when asked (a terminal)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, final
+from typing import TYPE_CHECKING, Any, final
 
 from cleveragents.reading.problems import with_rule_id
 
@@ -53,13 +53,6 @@ def invalid_files(problems: Sequence[Problem]) -> set[str]:
 @final
 class TextReporter(Reporter, DiffReporter, ShowReporter, ResolveReporter, RulesReporter):
     name = "text"
-    serves: ClassVar[Mapping[str, str]] = {
-        "check": "a line per problem and a summary",
-        "diff": "a line per change and a summary",
-        "resolve": "for people",
-        "rules": "for people",
-        "show": "YAML lines marked `# from file` or `# default`, for people",
-    }
 
     def _problem_lines(self, problems: Sequence[Problem]) -> list[str]:
         """`FILE:LINE:COL: error: FIELD: message [rule.id]` (`FILE: hint: message [rule.id]`

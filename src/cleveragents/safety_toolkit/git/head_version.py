@@ -13,15 +13,29 @@ from pathlib import Path
 
 from .objects import LINK, GitError, LinkError, Links, Tree, git, read_blobs
 
-__all__ = ["head_version"]
+__all__ = ["blob_id", "head_version"]
 
 _REGULAR_FILES = ("100644", "100755")
 
 
-def head_version(root: str, path: str) -> bytes | None:
+def blob_id(data: bytes, length: int) -> str | None:
+    """The id git gives a blob holding `data`, as `length` hex digits name it: SHA-1 of
+    `blob <size>NUL` and the bytes (40), or SHA-256 for a repository of that object format
+    (64); None for any other length."""
+    import hashlib
+
+    algorithm = {40: "sha1", 64: "sha256"}.get(length)
+    if algorithm is None:
+        return None
+    return hashlib.new(algorithm, b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def head_version(root: str, path: str, on_disk: bytes | None = None) -> bytes | None:
     """The bytes of the file at repository path `path` (with `/`) as committed at HEAD in the
     repository at `root`; None before the first commit, when HEAD has no file there, or when
-    its links lead nowhere or out of the repository."""
+    its links lead nowhere or out of the repository. `on_disk`: the bytes the file holds on
+    disk, when read; when HEAD's blob has their id, they are its bytes, and no `cat-file` runs
+    (a file opened unchanged since the last commit: one git process, not two)."""
     parts = path.split("/")
     names = ["/".join(parts[:end]) for end in range(1, len(parts) + 1)]
     try:
@@ -41,6 +55,8 @@ def head_version(root: str, path: str) -> bytes | None:
         mode, kind, object_id = entries.get(path, ("", "", ""))
         if kind != "blob" or mode not in _REGULAR_FILES:
             return None  # not in HEAD's tree, or a submodule there
+        if on_disk is not None and blob_id(on_disk, len(object_id)) == object_id.lower():
+            return on_disk
         return read_blobs(Path(root), {path: object_id})[path]
     except (GitError, LinkError, ValueError, OSError):
         return None

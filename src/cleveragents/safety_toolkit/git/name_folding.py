@@ -96,7 +96,7 @@ def folded_names(names: Iterable[str]) -> dict[str, list[str]]:
 def collision_message(name: str, others: Sequence[str]) -> str:
     """What `check` and `diff` say of a name that others fold to (names quoted as reports
     quote them)."""
-    from .objects import quoted
+    from .paths import quoted
 
     listed = ", ".join(quoted(other) for other in others)
     return (
@@ -109,7 +109,7 @@ def collision_message(name: str, others: Sequence[str]) -> str:
 def read_through_message(name: str, through: str, others: Sequence[str]) -> str:
     """What `check` and `diff` say of a name read through `through` (the file its link leads
     to, or a folder on its way) when others fold to `through`."""
-    from .objects import quoted
+    from .paths import quoted
 
     twins = collision_message(through, others)
     return f"{quoted(name)} is read through {quoted(through)}, and {twins}"

@@ -33,12 +33,20 @@ from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
+from .located import (
+    Located,
+    collision_problems,
+    inside,
+    locate,
+    outside_problems,
+    work_tree_of,
+)
 from .paths import (
+    GitError,
     _stuck,
     _time_limit,
     folder_with_git,
     limit_git_time,
-    nearest_with_git,
     quoted,
     stuck_repositories,
 )
@@ -55,6 +63,7 @@ __all__ = [
     "Node",
     "Tree",
     "WorkTree",
+    "WorkTreeListing",
     "attribute_message",
     "checkout_problems",
     "collision_problems",
@@ -93,11 +102,6 @@ TRANSFORMING_ATTRIBUTES = (
     "export-ignore",
 )
 ARCHIVE_ATTRIBUTES = ("export-subst", "export-ignore")
-
-
-class GitError(Exception):
-    """git cannot answer: not a repository, an unknown revision, git missing. The message says
-    what to do; the CLI reports it as a usage error."""
 
 
 class LinkError(Exception):
@@ -155,20 +159,25 @@ _NO_FILTERS = frozenset(
 
 
 def git_command(
-    root: str | os.PathLike[str], args: Sequence[str], *, literal_pathspecs: bool = True
+    root: str | os.PathLike[str],
+    args: Sequence[str],
+    *,
+    literal_pathspecs: bool = True,
+    env: Mapping[str, str] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """The argv and environment that run `git ARGS` in `root` with every command the
     repository's configuration names switched off (GIT_CONFIG_OVERRIDES, and each filter
     driver for a command that may run one); one function for every git this package starts.
-    `literal_pathspecs`: no pathspec magic, so a name is only itself."""
+    `literal_pathspecs`: no pathspec magic, so a name is only itself. `env`: variables set
+    for this run too (a filter driver they may configure is looked up)."""
     command = [git_program(), "--no-pager"]
     for setting in GIT_CONFIG_OVERRIDES:
         command += ["-c", setting]
-    if _subcommand(args) not in _NO_FILTERS:
+    if _subcommand(args) not in _NO_FILTERS and not _no_filter_configured(root, env or {}):
         command += [f"--config-env={key}={_EMPTY}" for key in filter_overrides(root)]
     if literal_pathspecs:
         command.append("--literal-pathspecs")
-    return [*command, *args], {**os.environ, **GIT_ENVIRONMENT, _EMPTY: ""}
+    return [*command, *args], {**os.environ, **GIT_ENVIRONMENT, **(env or {}), _EMPTY: ""}
 
 
 def _subcommand(args: Sequence[str]) -> str:
@@ -199,6 +208,33 @@ def git_program() -> str:
 
 
 _FILTER_SETTINGS = ("clean", "smudge", "process", "required")
+
+
+# Words without which no configuration file defines a filter driver (`[filter "NAME"]`,
+# `[filter.NAME]`, in any case) nor brings in another file that may (`include`, `includeIf`).
+_FILTER_WORDS = (b"filter", b"include")
+
+
+def _no_filter_configured(root: str | os.PathLike[str], env: Mapping[str, str]) -> bool:
+    """Whether, for certain, no configuration git reads in `root` defines a filter driver, so
+    `filter_overrides` would find none and its `git config` need not run: `root` is the top of
+    a work tree with its own `.git` folder, no GIT_* variable but harmless ones is set (here
+    or in `env`), and no configuration file git reads holds a word a driver needs
+    (`_FILTER_WORDS`; one that cannot be read, or is not a regular file, may). When in doubt:
+    False, and git is asked."""
+    if not _plain_environment(env):
+        return False
+    top = os.path.realpath(root)
+    if folder_with_git(top) != top:
+        return False
+    git_dir = os.path.join(top, ".git")
+    try:
+        if not _own_repository_folder(top, git_dir):
+            return False
+        config_files, _ = _files_git_reads(git_dir)
+    except (OSError, GitError):
+        return False
+    return not any(_holds(path, _FILTER_WORDS) for path in config_files)
 
 
 def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
@@ -333,8 +369,8 @@ def git(
 ) -> bytes:
     """`git ARGS` run in `root` (see `git_command`), its output as bytes; GitError with git's
     own words. `env`: variables to set for this run."""
-    command, environment = git_command(root, args, literal_pathspecs=literal_pathspecs)
-    return _run(root, command, {**environment, **(env or {})}, input, what=args[0])
+    command, environment = git_command(root, args, literal_pathspecs=literal_pathspecs, env=env)
+    return _run(root, command, environment, input, what=args[0])
 
 
 def _fields(output: bytes) -> list[str]:
@@ -580,28 +616,47 @@ class Tree:
         self.blobs.close()
 
 
-class WorkTree:
-    """The working tree on disk: the files git tracks or would track (not ignored)."""
+class WorkTreeListing(NamedTuple):
+    """What one `git ls-files` says of a work tree: the index's entries (repository path ->
+    Entry), those git is told not to look at on disk (skip-worktree,
+    assume-unchanged), and the files it does not track and does not ignore, in its order."""
 
-    revision = None
+    entries: dict[str, Entry]
+    unwatched: set[str]
+    untracked: list[str]
 
-    def __init__(self, root: Path, untracked: Collection[str] | None = None) -> None:
-        """`untracked`: the files git does not track and does not ignore, when already asked
-        (else git is asked here)."""
-        self.root = root
-        self.label = "in the working tree"
+    @classmethod
+    def of(cls, root: Path) -> WorkTreeListing:
+        """One `git ls-files --cached --others` in the work tree `root` (its top): `-s -v`
+        tags each index entry (`TAG MODE OID STAGE<TAB>PATH`) and each other file (`? PATH`,
+        a tag no index entry has)."""
+        args = ["ls-files", "-s", "-v", "-z", "--full-name", "--cached", "--others"]
         index: dict[str, Entry] = {}
-        unwatched = set()
-        for field in filter(None, _fields(git(root, "ls-files", "-s", "-v", "-z", "--full-name"))):
+        unwatched, untracked = set(), []
+        for field in filter(None, _fields(git(root, *args, "--exclude-standard"))):
+            if field.startswith("? "):
+                untracked.append(field[2:])
+                continue
             info, path = field.split("\t", 1)
             tag, mode, oid, _ = info.split(" ")
             index[path] = Entry(mode, oid)
             if tag == "S" or tag.islower():  # skip-worktree, assume-unchanged
                 unwatched.add(path)
-        if untracked is None:
-            listed = git(root, "ls-files", "-z", "--others", "--exclude-standard")
-            untracked = list(filter(None, _fields(listed)))
-        untracked = set(untracked)
+        return cls(index, unwatched, untracked)
+
+
+class WorkTree:
+    """The working tree on disk: the files git tracks or would track (not ignored)."""
+
+    revision = None
+
+    def __init__(self, root: Path, listing: WorkTreeListing | None = None) -> None:
+        """`listing`: what git says of the work tree `root`, when already asked (else git is
+        asked here)."""
+        self.root = root
+        self.label = "in the working tree"
+        listing = WorkTreeListing.of(root) if listing is None else listing
+        index, unwatched, untracked = listing.entries, listing.unwatched, set(listing.untracked)
         on_disk = {path for path in index.keys() | untracked if os.path.lexists(root / path)}
         # `git diff` takes the files git is told not to look at as unchanged: those on disk are
         # compared anyway (`unwatched`); those a sparse checkout leaves out hold the index's.
@@ -925,6 +980,23 @@ def _harmless(name: str) -> bool:
     return name in _HARMLESS or name.startswith(_HARMLESS_PREFIXES)
 
 
+def _plain_environment(env: Mapping[str, str]) -> bool:
+    """Whether no GIT_* variable but harmless ones is set, in this process or in `env`."""
+    return not any(name.startswith("GIT_") and not _harmless(name) for name in (*os.environ, *env))
+
+
+def _own_repository_folder(top: str, git_dir: str) -> bool:
+    """Whether `git_dir` (`top/.git`) is a repository folder, not a link nor a file naming
+    another, owned, as `top` is, by this user (else git may refuse it, which must be said).
+    OSError when either cannot be looked at."""
+    owner = os.geteuid()
+    if os.lstat(top).st_uid != owner or os.lstat(git_dir).st_uid != owner:
+        return False
+    if not stat.S_ISDIR(os.lstat(git_dir).st_mode):
+        return False
+    return os.path.isfile(os.path.join(git_dir, "HEAD"))
+
+
 def _nothing_configured(top: str) -> bool:
     """Whether, for certain, no attribute applies to the paths of the work tree `top` but by
     a `.gitattributes` file, and git would not refuse it: no GIT_* variable but harmless ones
@@ -932,16 +1004,11 @@ def _nothing_configured(top: str) -> bool:
     refuse it, which must be said); no attribute file that always applies; and no
     configuration file that names one (or includes another, or asks for a format git may not
     read)."""
-    if any(name.startswith("GIT_") and not _harmless(name) for name in os.environ):
+    if not _plain_environment({}):
         return False
     git_dir = os.path.join(top, ".git")
     try:
-        owner = os.geteuid()
-        if os.lstat(top).st_uid != owner or os.lstat(git_dir).st_uid != owner:
-            return False
-        if not stat.S_ISDIR(os.lstat(git_dir).st_mode):
-            return False
-        if not os.path.isfile(os.path.join(git_dir, "HEAD")):
+        if not _own_repository_folder(top, git_dir):
             return False
         config_files, attribute_files = _files_git_reads(git_dir)
     except (OSError, GitError):
@@ -998,34 +1065,6 @@ def repository_refused(top: str, error: GitError) -> GitError:
     )
 
 
-class Located(NamedTuple):
-    """Where a file named on the command line is: the work tree its name is in (resolved;
-    None: none), the file it leads to (resolved), and whether a link of the work tree was
-    followed on the way (from its name in the work tree to that file)."""
-
-    top: str | None
-    real: str
-    through_link: bool = False
-
-
-def locate(paths: Iterable[str]) -> dict[str, Located]:
-    """Each path's work tree and file, each folder asked about once (see `work_tree_of`)."""
-    tops: dict[str, str | None] = {}
-    resolved: dict[str, str] = {}
-    located = {}
-    for path in paths:
-        top = work_tree_of(path, tops)
-        real = os.path.realpath(path)
-        if top is None:
-            located[path] = Located(None, real)
-            continue
-        if top not in resolved:
-            resolved[top] = os.path.realpath(top)
-        named = os.path.join(resolved[top], os.path.relpath(os.path.abspath(path), top))
-        located[path] = Located(resolved[top], real, real != os.path.normpath(named))
-    return located
-
-
 def checkout_problems(
     paths: Sequence[str], located: Mapping[str, Located] | None = None
 ) -> list[Problem]:
@@ -1054,171 +1093,3 @@ def checkout_problems(
         for path in paths
         if real[path] in found
     ]
-
-
-OUTSIDE_MESSAGE = (
-    "is a link to a file outside {where}, so it is not read: what is checked must be part of "
-    "what is reviewed; make the profile a regular file, or link it to a file committed in the "
-    "repository"
-)
-
-
-NOT_HELD_MESSAGE = (
-    "is a link to {target}, which git does not hold (a file in git's own folder, a file git "
-    "ignores, a nested repository's): a checkout lacks it, so it is not read; make the "
-    "profile a regular file, or link it to a file committed in the repository"
-)
-
-
-def outside_problems(
-    paths: Sequence[str], located: Mapping[str, Located] | None = None
-) -> dict[str, Problem]:
-    """`check`, before reading anything: each of `paths` whose links lead out of the git work
-    tree it is in (outside any work tree: out of both the folder checked, the current one, and
-    the folder the file is named in), or, in the work tree, to a file git does not hold, as
-    `diff --git` refuses it (in `.git`, ignored, a nested repository's). Such a file is not
-    read: it may exist on one machine only (the CI runner's strict profile, a secret), and its
-    bytes must not reach a report. GitError when git refuses the repository."""
-    located = locate(paths) if located is None else located
-    here = os.path.realpath(os.curdir)
-    refused = {}
-    linked: dict[str, dict[str, str]] = {}  # work tree -> path -> the file, for those in it
-    for path in paths:
-        top, real, through_link = located[path]
-        if top is not None:
-            bounds, where = [top], "the repository"
-        else:
-            bounds = [here, os.path.realpath(os.path.dirname(os.path.abspath(path)))]
-            where = "the folder checked (there is no git repository here)"
-        if not any(inside(real, bound) for bound in bounds):
-            message = OUTSIDE_MESSAGE.format(where=where)
-            refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
-        elif top is not None and through_link and os.path.lexists(real) and not os.path.isdir(real):
-            # (A folder, or nothing, is said to be one when the file is read.)
-            relative = os.path.relpath(real, top).replace(os.sep, "/")
-            linked.setdefault(top, {})[path] = relative
-    for top, targets in linked.items():
-        held = _held_files(top)
-        for path, target in targets.items():
-            if target not in held:
-                message = NOT_HELD_MESSAGE.format(target=quoted(target))
-                refused[path] = Problem(path, 0, 0, "", message, Rule.FILE_OUTSIDE)
-    return refused
-
-
-def _held_files(top: str) -> set[str]:
-    """The files git holds in the work tree `top`, or would (not ignored): what a checkout
-    of it, once committed, holds; never anything in `.git` or in a nested repository."""
-    try:
-        output = git(top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    except GitError as error:
-        raise repository_refused(top, error) from None
-    return set(filter(None, _fields(output)))
-
-
-def collision_problems(
-    paths: Sequence[str], located: Mapping[str, Located] | None = None
-) -> list[Problem]:
-    """`check`: each of `paths` that another name in its repository (what the index holds) or,
-    outside one, in its folder, is one file with on a case-insensitive or normalising file
-    system (`name_folding`). GitError when git refuses the repository."""
-    from .name_folding import collision_message, read_through_message
-
-    located = locate(paths) if located is None else located
-    listings: dict[str, _Listing] = {}
-    problems = []
-    for path in paths:
-        top, real, through_link = located[path]
-        if top is None:  # the names in the file's own folder
-            shown = os.path.basename(path)
-            folder = os.path.dirname(os.path.abspath(path))
-            if folder not in listings:
-                listings[folder] = _Listing.of_folder(folder)
-            found = listings[folder].collisions(shown)
-        else:
-            if top not in listings:
-                listings[top] = _Listing.of_index(top)
-            shown = os.path.relpath(os.path.abspath(path), top).replace(os.sep, "/")
-            found = listings[top].collisions(shown)
-            if not found and through_link and inside(real, top):
-                # The file a link leads to, and its folders: another name folds to it.
-                target = os.path.relpath(real, top).replace(os.sep, "/")
-                twins = listings[top].collisions(target)
-                if twins:
-                    message = read_through_message(shown, target, twins)
-                    problems.append(Problem(path, 0, 0, "", message, Rule.FILE_NAME_COLLISION))
-        if found:
-            message = collision_message(shown, found)
-            problems.append(Problem(path, 0, 0, "", message, Rule.FILE_NAME_COLLISION))
-    return problems
-
-
-class _Listing:
-    """The names a repository's index holds (or a folder's), to find a name's twins in: each
-    folder's names folded once, however many names are checked."""
-
-    def __init__(self, entries: set[str], children: Mapping[str, Collection[str]]) -> None:
-        self.entries = entries
-        self.children = children
-        self._folded: dict[str, dict[str, list[str]]] = {}
-
-    @classmethod
-    def of_index(cls, top: str) -> _Listing:
-        try:
-            output = git(top, "ls-files", "-z", "--cached", "--full-name")
-        except GitError as error:
-            raise repository_refused(top, error) from None
-        entries = set(filter(None, _fields(output)))
-        return cls(entries, _children(entries))
-
-    @classmethod
-    def of_folder(cls, folder: str) -> _Listing:
-        names = os.listdir(folder) if os.path.isdir(folder) else []
-        files = {name for name in names if not os.path.isdir(os.path.join(folder, name))}
-        return cls(files, {"": names})
-
-    def _folded_children(self, folder: str) -> dict[str, list[str]]:
-        from .name_folding import folded_names
-
-        if folder not in self._folded:
-            self._folded[folder] = folded_names(self.children.get(folder, ()))
-        return self._folded[folder]
-
-    def collisions(self, path: str) -> list[str]:
-        from .name_folding import collisions
-
-        return collisions(
-            path,
-            self._folded_children,
-            lambda name: name in self.entries or name == path,
-        )
-
-
-def inside(path: str, folder: str) -> bool:
-    """Whether the absolute `path` is `folder` or lies below it (both resolved already)."""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
-def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
-    """The work tree the file named `path` lies in: the one `GIT_DIR` (and `GIT_WORK_TREE`)
-    name, where git takes every file to be; else the nearest folder above its name (as given,
-    before any link is followed: where the name is) holding `.git`; None for none. `known`
-    remembers the folders already asked about."""
-    if os.environ.get("GIT_DIR"):
-        if "\0GIT_DIR" not in known:
-            known["\0GIT_DIR"] = _environment_work_tree()
-        return known["\0GIT_DIR"]
-    return nearest_with_git(os.path.dirname(os.path.abspath(path)), known)
-
-
-def _environment_work_tree() -> str | None:
-    """The work tree of the repository `GIT_DIR` names (None: a bare one, which has none).
-    GitError when git cannot use that repository: what it holds is unknown, so no file
-    passes for one outside any repository."""
-    try:
-        if git(".", "rev-parse", "--is-bare-repository").strip() == b"true":
-            return None
-        top = git(".", "rev-parse", "--show-toplevel")[:-1]  # less git's closing newline
-    except GitError as error:
-        raise repository_refused(os.environ.get("GIT_DIR", ""), error) from None
-    return os.path.realpath(os.fsdecode(top)) if top else None

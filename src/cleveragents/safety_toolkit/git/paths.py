@@ -14,6 +14,7 @@ from cleveragents.reading.terminal_text import visible
 __all__ = [
     "GIT_TIMEOUT",
     "MAX_QUOTED",
+    "GitError",
     "folder_with_git",
     "in_no_work_tree",
     "limit_git_time",
@@ -21,6 +22,13 @@ __all__ = [
     "quoted",
     "stuck_repositories",
 ]
+
+
+class GitError(Exception):
+    """git cannot answer: not a repository, an unknown revision, git missing. The message says
+    what to do; the CLI reports it as a usage error. (Here, not in `git.objects`, so a command
+    can catch it without importing git's modules.)"""
+
 
 MAX_QUOTED = 200  # characters of a name a message quotes (a link's target may be megabytes)
 

@@ -185,18 +185,21 @@ class SafetyProfileServer(LanguageServer):
         self._last_checked: dict[str, float] = {}
 
     # -- which files, and what to check ---------------------------------------------------------
-    def file_of(self, document: TextDocument) -> OpenFile | None:
-        """The document's file, located once (None: its URI names none, which is logged)."""
-        if document.uri not in self._files:
-            self._files[document.uri] = self._locate(document.uri)
+    def file_of(self, document: TextDocument, afresh: bool = False) -> OpenFile | None:
+        """The document's file, located once (None: its URI names none, which is logged);
+        `afresh`: located again, its folder's repository asked about again too."""
+        if afresh or document.uri not in self._files:
+            self._files[document.uri] = self._locate(document.uri, afresh)
         return self._files[document.uri]
 
-    def _locate(self, uri: str) -> OpenFile | None:
+    def _locate(self, uri: str, afresh: bool = False) -> OpenFile | None:
         try:
             path = file_path(uri)
         except UriRefused as refusal:
             self.refuse(uri, str(refusal))
             return None
+        if afresh:
+            self._places.forget(path)  # the folder may be a repository now
         place = self._places.place(path)
         self._say_where_git_is_stuck()
         if self.kind_setting is not None:
@@ -235,20 +238,22 @@ class SafetyProfileServer(LanguageServer):
         document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
         return document
 
-    def kind_of(self, document: TextDocument) -> str | None:
+    def kind_of(self, document: TextDocument, afresh: bool = False) -> str | None:
         """The kind a document is checked as: the setting, else the hook whose names match its
-        path in its repository; None for other files."""
-        file = self.file_of(document)
+        path in its repository; None for other files. `afresh`: its file located again."""
+        file = self.file_of(document, afresh)
         return None if file is None else file.kind
 
-    def read_disk(self, document: TextDocument) -> None:
+    def read_disk(self, document: TextDocument, located: bool = False) -> None:
         """Locate the file again and read it: rules about bytes (BOM, UTF-16, not UTF-8, size)
         are about the file, which the buffer shows decoded; its version at HEAD, against which
         loosening is shown; and what git says of it. A file that is a link is read as the file
-        it leads to inside its repository (`git.link` when it leads outside or nowhere)."""
+        it leads to inside its repository (`git.link` when it leads outside or nowhere).
+        `located`: the file was just located afresh (`kind_of(document, afresh=True)`), so its
+        repository is not asked about again."""
         file = self.file_of(document)
         if file is not None:
-            self._read_disk(document, file.place.path)
+            self._read_disk(document, file.place.path, located)
             self._say_where_git_is_stuck()
 
     def _say_where_git_is_stuck(self) -> None:
@@ -269,10 +274,13 @@ class SafetyProfileServer(LanguageServer):
                 lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
             )
 
-    def _read_disk(self, document: TextDocument, path: str) -> None:
-        self._places.forget(path)  # the folder may be a repository now
-        file = self._locate(document.uri)
-        self._files[document.uri] = file
+    def _read_disk(self, document: TextDocument, path: str, located: bool = False) -> None:
+        if located:
+            file = self._files.get(document.uri)
+        else:
+            self._places.forget(path)  # the folder may be a repository now
+            file = self._locate(document.uri)
+            self._files[document.uri] = file
         if file is None or file.kind is None:
             return
         place = file.place
@@ -523,8 +531,10 @@ def build_server() -> SafetyProfileServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SafetyProfileServer, params: lsp.DidOpenTextDocumentParams) -> None:
         document = ls.open_document(params.text_document.uri)
-        if document is not None and ls.kind_of(document) is not None:
-            ls.read_disk(document)
+        # Located afresh once (the folder may be a repository now), then read: one
+        # `git rev-parse`, not one to find the kind and another to read.
+        if document is not None and ls.kind_of(document, afresh=True) is not None:
+            ls.read_disk(document, located=True)
             ls.publish(document)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -720,10 +730,19 @@ def _asked_git(
         if read_from is not None:
             git_problems += checkout_problems([place.path])
             if place.root is not None and place.repository_path is not None:
-                head = head_version(place.root, place.repository_path)
+                head = head_version(place.root, place.repository_path, _on_disk(read_from))
     except Exception:  # a bug: logged, and the buffer is still checked
         logger.exception("asking git about %s failed", document.uri)
     return read_from, head, git_problems
+
+
+def _on_disk(path: str) -> bytes | None:
+    """The bytes of the regular file at `path` (None: none there), for `head_version` to
+    compare with HEAD's blob by id."""
+    try:
+        return read_regular_file(path).data
+    except (OSError, ValueError):
+        return None
 
 
 def serve() -> None:
