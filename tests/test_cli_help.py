@@ -17,7 +17,7 @@ from conftest import EXAMPLES
 from git_repos import git
 from programs import BIN, run_program
 
-from cleveragents.safety_toolkit.cli.main import EPILOG, build_parser
+from cleveragents.safety_toolkit.cli.parser import EPILOG, build_parser
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:

@@ -26,7 +26,7 @@ from conftest import REPO_ROOT, missing_tool
 from git_repos import committed_copy_of_this_repository
 from readme import code_blocks
 
-from cleveragents.safety_toolkit.cli.main import build_parser
+from cleveragents.safety_toolkit.cli.parser import build_parser
 
 BIN = Path(sys.executable).parent
 GIT_ENV = {

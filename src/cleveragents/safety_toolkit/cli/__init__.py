@@ -1,2 +1,3 @@
-"""The `safety-profile` command line: the parser, each command's handler, usage and help text, shell
-completion. Nothing imports it; `__main__` and the console script run `cli.main.main`."""
+"""The `safety-profile` command line: the parser (`parser.py`), one module per command
+(`commands/`), usage and help text, shell completion. Nothing imports it; `__main__` and the
+console script run `cli.main.main`."""
