@@ -199,6 +199,22 @@ class Workbench:
         self.page.keyboard.press("Enter")
         self._quick_input_closed()
 
+    def quick_fix_menu(self) -> Any:
+        """Open the code action menu at the cursor (Ctrl+.) and return it. Pressed again, as a
+        user would, when no menu came: on a loaded machine the first press can reach the editor
+        before its code actions for the new diagnostics are ready ("No code actions available")."""
+        menu = self.page.locator(".action-widget", has_text="Quick Fix").first
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while True:
+            self.page.keyboard.press("Control+.")
+            try:
+                menu.wait_for(timeout=5_000)
+                return menu
+            except Exception:  # playwright's TimeoutError: press again until the deadline
+                if time.monotonic() > deadline:
+                    raise
+                self.page.keyboard.press("Escape")
+
     def _quick_input_closed(self) -> None:
         """Wait for the quick input to close: keys typed before then would go to it."""
         self.page.locator(".quick-input-widget").wait_for(state="hidden", timeout=WAIT_MS)
