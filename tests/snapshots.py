@@ -17,11 +17,12 @@ with standard output and error captured as a real run's (UTF-8, `strict` on stdo
 from the repository root. What is kept, by registry rather than every combination:
 
 - every example under examples/ once, `check --kind KIND --format text FILE` as its own kind
-  (an action under examples/actions/, else a profile): an invalid example's problem lines are
-  its `.expected` file beside it (this is their one writer), with exit status 1, the summary
-  `1 of 1 file invalid` and nothing on standard error; a valid example prints
-  `ok: 1 file valid`, exit status 0, and has no `.expected` file. An example whose run does
-  not fit that shape stops the tool, naming it;
+  (an action under examples/actions/, else a profile): its problem lines are its `.expected`
+  file beside it (this is their one writer). An invalid example prints at least one, exit
+  status 1, the summary `1 of 1 file invalid` and nothing on standard error; a valid example
+  (in a `valid` folder) prints its warnings, if any (then it has an `.expected` file too), and
+  `ok: 1 file valid`, exit status 0. An example whose run does not fit that shape stops the
+  tool, naming it;
 - every format of FORMAT_BY_NAME, for every command it serves, on that command's
   representative cases (CASES): tests/cli_snapshots/formats.json;
 - `check` of every example in one run, as either kind, in text and JSON (the order of files
@@ -266,23 +267,27 @@ def load_snapshot(path: Path) -> dict[str, Outcome]:
     return {name: restored(outcome, rules_text) for name, outcome in outcomes.items()}
 
 
+def example_is_valid(file: str) -> bool:
+    """Whether an example is in a `valid` folder (examples/valid, examples/actions/valid)."""
+    return Path(file).parent.name == "valid"
+
+
 def example_outcome(file: str, expected: str | None) -> Outcome:
-    """What `example_command(file)` prints, given its `.expected` text (None: valid)."""
-    if expected is None:
-        return {"exit": 0, "stdout": "ok: 1 file valid\n", "stderr": ""}
-    return {"exit": 1, "stdout": expected + "1 of 1 file invalid\n", "stderr": ""}
+    """What `example_command(file)` prints, given its `.expected` text (None: no file): the
+    problem lines, then the summary; a valid example's lines are warnings, if any."""
+    if example_is_valid(file):
+        return {"exit": 0, "stdout": (expected or "") + "ok: 1 file valid\n", "stderr": ""}
+    return {"exit": 1, "stdout": (expected or "") + "1 of 1 file invalid\n", "stderr": ""}
 
 
 def expected_text(file: str, outcome: Outcome) -> str | None:
-    """The `.expected` text of an example from its run (None: valid, no file); the inverse
-    of `example_outcome`, or SystemExit when the run does not fit that shape."""
-    if outcome == example_outcome(file, None):
-        return None
-    summary = "1 of 1 file invalid\n"
-    if outcome["exit"] == 1 and not outcome["stderr"] and outcome["stdout"].endswith(summary):
-        text: str = outcome["stdout"].removesuffix(summary)
-        if text:
-            return text
+    """The `.expected` text of an example from its run (None: a valid example without
+    warnings, no file); the inverse of `example_outcome`, or SystemExit when the run does not
+    fit that shape (an invalid example that prints no problem, a valid one that fails)."""
+    summary = example_outcome(file, None)["stdout"]
+    text: str = outcome["stdout"].removesuffix(summary)
+    if outcome == example_outcome(file, text) and (text or example_is_valid(file)):
+        return text or None
     raise SystemExit(
         f"{shown_command(example_command(file))} printed what no .expected file can hold "
         f"(exit status {outcome['exit']}): {outcome!r}"

@@ -114,7 +114,7 @@ def test_the_driver_and_every_rule_describe_themselves(
         assert rule.doc.fix in described["help"]["text"]
         assert described["helpUri"] == f"{DOCS_URL}#{rule_anchor(rule.value)}"
         level = described["defaultConfiguration"]["level"]
-        assert level == ("error" if rule.doc.severity == "error" else "note")
+        assert level == rule.doc.severity.sarif  # error, warning or note
     assert driver["rules"] == check_logs["valid"][1]["runs"][0]["tool"]["driver"]["rules"]
 
 
