@@ -101,3 +101,30 @@ def test_a_file_with_warnings_only_is_valid_in_every_format(
     main(["check", "--kind", "action", "--format", "json", str(path)])
     reported = json.loads(capsys.readouterr().out)
     assert [problem["severity"] for problem in reported] == ["warning", "warning"]
+
+
+def test_the_language_server_shows_the_warnings_as_warnings(tmp_path: Path) -> None:
+    from conftest import console_script
+    from lsp_client import LanguageServerClient
+
+    client = LanguageServerClient([console_script("safety-profile"), "lsp"], {}, cwd=tmp_path)
+    try:
+        client.initialize(tmp_path)
+        path = tmp_path / "actions" / "deploy.action.yaml"  # an action by the hook's pattern
+        path.parent.mkdir()
+        path.write_text(ACTION, encoding="utf-8")
+        uri = path.as_uri()
+        client.open_document(uri, ACTION)
+        shown = [
+            (d["range"]["start"]["line"], d["code"], d["severity"], d["message"])
+            for d in client.diagnostics(uri)
+        ]
+    finally:
+        client.close()
+    # What `check` says, where it says it (LSP's lines are 0-based), as DiagnosticSeverity
+    # Warning (2).
+    assert shown == [
+        (line - 1, "advice.automation-flag-overruled", 2, message)
+        for line, _, _, message, _ in warnings(ACTION)
+    ]
+    assert len(shown) == 2
