@@ -26,7 +26,7 @@ from conftest import (
 )
 from git_repos import git, new_repository
 
-from cleveragents.safety_toolkit.formats import format_names
+from cleveragents.safety_toolkit.formats import FORMAT_BY_NAME, format_names
 
 VALID_ACTIONS = sorted((EXAMPLES / "actions" / "valid").glob("*.yaml"))
 INVALID_PROFILE = EXAMPLES / "invalid" / "several_problems.safety_profile.yaml"
@@ -87,8 +87,9 @@ def test_check_accepts_valid_files_without_pydantic(
     assert {"cleveragents.domain.models.core.strictness", "dataclasses"} & modules == set()
 
 
+# Every format's module, from the registry.
 FORMAT_MODULES = {
-    f"cleveragents.safety_toolkit.formats.{name}" for name in ("text", "json", "github", "sarif")
+    f"cleveragents.safety_toolkit.formats.{entry.module}" for entry in FORMAT_BY_NAME.values()
 }
 
 
@@ -111,7 +112,8 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
         # Nor shutil: argparse measures the terminal only when help is printed.
         unwanted |= {"pathlib", "shutil"}
     assert unwanted & modules == set()
-    assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{output_format}"}
+    module = FORMAT_BY_NAME[output_format].module
+    assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{module}"}
 
 
 @pytest.mark.parametrize(
