@@ -32,6 +32,10 @@ NOT_RUN_HERE = {
     "million inputs: a long fuzzing run, by hand",
     ".venv/bin/python fuzz/fuzz_readers.py": "100,000 documents through four readers: a long "
     "fuzzing run, by hand (tests/test_hardening.py runs the same oracle in CI)",
+    ".venv/bin/python scripts/generate_snippets.py": "the recipe for a new field: its `pip "
+    "install -e .` would reinstall the environment this suite runs in (the copy's .venv is it); "
+    "each generator's output is drift-tested on its own (test_schema_snippets, "
+    "test_generated_models, test_generated_validators, the rule docs and snapshots tests)",
 }
 # Blocks of these subsections run from an empty folder, not the repository root.
 ELSEWHERE = {
@@ -139,6 +143,17 @@ def test_every_block_is_run_here_or_elsewhere() -> None:
     assert python_outside == [], "Python examples are pycon sessions, so that doctest runs them"
     skipped = [text for _, text in runnable("sh") if text.startswith(tuple(NOT_RUN_HERE))]
     assert len(skipped) == len(NOT_RUN_HERE)
+
+
+def test_no_block_run_here_installs_into_the_suites_environment() -> None:
+    # The copy's .venv is this environment: a pip line run here would replace the package
+    # under test (an editable install from the copy once broke every later test of a run).
+    installing = [
+        script
+        for script in shell_blocks() + [command for command, _ in console_sessions()]
+        if re.search(r"\bpip3? +install\b|\bpip +uninstall\b", script)
+    ]
+    assert installing == [], "run these elsewhere (ELSEWHERE) or by hand (NOT_RUN_HERE)"
 
 
 @pytest.mark.parametrize("script", shell_blocks(), ids=lambda script: script.splitlines()[0][:60])
