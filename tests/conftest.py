@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -32,6 +32,17 @@ INVALID_PROFILES = sorted((EXAMPLES / "invalid").glob("*.yaml"))
 def expected_output_path(example: Path) -> Path:
     """`x.safety_profile.yaml` -> `x.safety_profile.expected`, the snapshot kept beside it."""
     return example.with_name(example.name.removesuffix(".yaml") + ".expected")
+
+
+def valid_output(examples: Sequence[Path]) -> str:
+    """What `check` prints for valid examples checked together, each as its own kind: their
+    warnings (each one's `.expected` file, for the few that have one), then the summary."""
+    warnings = "".join(
+        expected_output_path(example).read_text(encoding="utf-8")
+        for example in examples
+        if expected_output_path(example).is_file()
+    )
+    return f"{warnings}ok: {len(examples)} file{'' if len(examples) == 1 else 's'} valid\n"
 
 
 def relative(path: Path) -> str:

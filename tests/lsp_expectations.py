@@ -28,7 +28,7 @@ class Shown(NamedTuple):
     column: int
     message: str
     code: str
-    severity: str  # "error" or "hint"
+    severity: str  # "error", "warning" or "hint" (a Severity's word)
 
 
 def kind_of(example: Path) -> str:

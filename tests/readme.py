@@ -4,18 +4,18 @@ it, so moving a section from the README to a page (or between pages) keeps its t
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 from conftest import REPO_ROOT
+from snapshots import FENCED_BLOCK, documentation_pages
 
-# A fenced block, also one indented inside a list item (its lines carry the fence's indent).
-FENCED_BLOCK = re.compile(r"^( *)```(\w*)\n(.*?)^\1```$", re.MULTILINE | re.DOTALL)
-
-
-def documentation_pages() -> list[Path]:
-    """README.md, then every page of the documentation site."""
-    return [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+__all__ = [
+    "FENCED_BLOCK",
+    "code_blocks",
+    "documentation_pages",
+    "documentation_text",
+    "modeline_block",
+    "readme_text",
+    "section_text",
+]
 
 
 def readme_text() -> str:

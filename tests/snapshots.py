@@ -1,4 +1,5 @@
-"""Every CLI snapshot and every example's `.expected` file: one command writes them all.
+"""Every CLI snapshot, every example's `.expected` file and the documentation's console
+examples: one command writes them all.
 
 From the repository root, after a change meant to alter what the CLI prints:
 
@@ -17,15 +18,19 @@ with standard output and error captured as a real run's (UTF-8, `strict` on stdo
 from the repository root. What is kept, by registry rather than every combination:
 
 - every example under examples/ once, `check --kind KIND --format text FILE` as its own kind
-  (an action under examples/actions/, else a profile): an invalid example's problem lines are
-  its `.expected` file beside it (this is their one writer), with exit status 1, the summary
-  `1 of 1 file invalid` and nothing on standard error; a valid example prints
-  `ok: 1 file valid`, exit status 0, and has no `.expected` file. An example whose run does
-  not fit that shape stops the tool, naming it;
+  (an action under examples/actions/, else a profile): its problem lines are its `.expected`
+  file beside it (this is their one writer). An invalid example prints at least one, exit
+  status 1, the summary `1 of 1 file invalid` and nothing on standard error; a valid example
+  (in a `valid` folder) prints its warnings, if any (then it has an `.expected` file too), and
+  `ok: 1 file valid`, exit status 0. An example whose run does not fit that shape stops the
+  tool, naming it;
 - every format of FORMAT_BY_NAME, for every command it serves, on that command's
   representative cases (CASES): tests/cli_snapshots/formats.json;
 - `check` of every example in one run, as either kind, in text and JSON (the order of files
-  and problems, the kind hints, the closing count): tests/cli_snapshots/batches.json.
+  and problems, the kind hints, the closing count): tests/cli_snapshots/batches.json;
+- the documentation (README.md, docs/*.md): each console block's output of a `safety-profile`
+  command on this repository's files (`console_arguments` says which), and the formats each
+  synopsis lists (`[--format text|json|...]`, from the registry).
 
 Every SARIF log lists the whole rule catalogue in its driver: that list is kept once, as
 printed, in tests/cli_snapshots/sarif_rules.json (see `stored`).
@@ -39,6 +44,8 @@ import difflib
 import io
 import json
 import os
+import re
+import shlex
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -236,6 +243,99 @@ def restored(outcome: Outcome, rules_text: str) -> Outcome:
     }
 
 
+# -- the documentation's console examples --------------------------------------------------------
+# A fenced block, also one indented inside a list item (its lines carry the fence's indent).
+FENCED_BLOCK = re.compile(r"^( *)```(\w*)\n(.*?)^\1```$", re.MULTILINE | re.DOTALL)
+# A console example runs here when its command is `safety-profile` on files of this repository
+# (every YAML file it names exists here): no shell syntax (pipes, redirections, variables,
+# several commands), and not `init`, which writes a file. The others show files made elsewhere
+# (a git history, two versions of a file): tests/test_readme_examples.py's ELSEWHERE says where
+# each is tested; it runs these too, in its copy of the repository.
+SHELL_SYNTAX = re.compile(r"[|&;<>$`*?~]")
+WRITES = {"init"}
+YAML_FILE = re.compile(r"\.ya?ml\Z")
+
+
+def documentation_pages() -> list[Path]:
+    """README.md, then every page of the documentation site."""
+    return [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+
+
+def console_arguments(command: str) -> list[str] | None:
+    """The arguments of a console example's `safety-profile ...` command (its lines joined at
+    a trailing `\\`), when it runs here (see SHELL_SYNTAX); None for any other command."""
+    if SHELL_SYNTAX.search(command):
+        return None
+    try:
+        words = shlex.split(command.replace("\\\n", " "))
+    except ValueError:  # an unclosed quote: not a command to run here
+        return None
+    if words[:1] != [PROGRAM] or len(words) < 2 or words[1] in WRITES:
+        return None
+    files = [word for word in words if YAML_FILE.search(word)]
+    if not files or not all((REPO_ROOT / file).is_file() for file in files):
+        return None
+    return words[1:]
+
+
+def console_block(text: str) -> str:
+    """A console block (without its indent) with the output of each `$ safety-profile ...`
+    command it shows replaced by what the command prints now (standard output: what a reader
+    of the page sees). Other commands, and the prose of the block, are kept."""
+    sessions = re.split(r"^(?=\$ )", text, flags=re.MULTILINE)
+    rewritten = [sessions[0]]
+    for session in sessions[1:]:
+        lines = session.splitlines(keepends=True)
+        command = lines.pop(0)
+        while command.rstrip("\n").endswith("\\") and lines:
+            command += lines.pop(0)
+        arguments = console_arguments(command[2:].strip())
+        if arguments is None:
+            rewritten.append(session)
+            continue
+        outcome = run_in_process(arguments)
+        if outcome["exit"] not in (0, 1) or outcome["stderr"]:
+            raise SystemExit(f"the documentation's `{command.strip()}` failed: {outcome!r}")
+        rewritten.append(command + outcome["stdout"])
+    return "".join(rewritten)
+
+
+# A synopsis in the prose: `safety-profile COMMAND ... [--format A|B|C] ...`.
+# (A single `[--format json]` names one format, not the list: kept as written.)
+SYNOPSIS_FORMATS = re.compile(r"(`safety-profile (\w+) [^`]*?\[--format )([a-z]+(?:\|[a-z]+)+)\]")
+
+
+def synopsis_formats(text: str) -> str:
+    """`text` with each synopsis' `[--format A|B|C]` listing the formats of the registry that
+    serve its command, in the registry's order (as `--format`'s help lists them)."""
+    from cleveragents.safety_toolkit.formats import FORMAT_BY_NAME
+
+    def listed(synopsis: re.Match[str]) -> str:
+        names = [name for name, entry in FORMAT_BY_NAME.items() if synopsis[2] in entry.serves]
+        return f"{synopsis[1]}{'|'.join(names)}]"
+
+    return SYNOPSIS_FORMATS.sub(listed, text)
+
+
+def documentation_page(path: Path) -> str:
+    """A documentation page with each console block's output as the CLI prints it now, and
+    each synopsis' formats those of the registry."""
+
+    def regenerated(block: re.Match[str]) -> str:
+        indent, language, text = block.group(1), block.group(2), block.group(3)
+        if language != "console":
+            return block.group(0)
+        lines = text.splitlines(keepends=True)
+        outdented = "".join(line.removeprefix(indent) for line in lines)
+        now = console_block(outdented)
+        if now == outdented:
+            return block.group(0)  # as written, blank lines' indent and all
+        indented = "".join(indent + line if line.strip() else line for line in now.splitlines(True))
+        return f"{indent}```{language}\n{indented}{indent}```"
+
+    return synopsis_formats(FENCED_BLOCK.sub(regenerated, path.read_text(encoding="utf-8")))
+
+
 # -- the files --------------------------------------------------------------------------------
 def snapshot_text(outcomes: dict[str, Outcome], rules_text: str) -> str:
     """A snapshot file: each outcome with its output split at line ends ("\\n" only, so
@@ -266,23 +366,27 @@ def load_snapshot(path: Path) -> dict[str, Outcome]:
     return {name: restored(outcome, rules_text) for name, outcome in outcomes.items()}
 
 
+def example_is_valid(file: str) -> bool:
+    """Whether an example is in a `valid` folder (examples/valid, examples/actions/valid)."""
+    return Path(file).parent.name == "valid"
+
+
 def example_outcome(file: str, expected: str | None) -> Outcome:
-    """What `example_command(file)` prints, given its `.expected` text (None: valid)."""
-    if expected is None:
-        return {"exit": 0, "stdout": "ok: 1 file valid\n", "stderr": ""}
-    return {"exit": 1, "stdout": expected + "1 of 1 file invalid\n", "stderr": ""}
+    """What `example_command(file)` prints, given its `.expected` text (None: no file): the
+    problem lines, then the summary; a valid example's lines are warnings, if any."""
+    if example_is_valid(file):
+        return {"exit": 0, "stdout": (expected or "") + "ok: 1 file valid\n", "stderr": ""}
+    return {"exit": 1, "stdout": (expected or "") + "1 of 1 file invalid\n", "stderr": ""}
 
 
 def expected_text(file: str, outcome: Outcome) -> str | None:
-    """The `.expected` text of an example from its run (None: valid, no file); the inverse
-    of `example_outcome`, or SystemExit when the run does not fit that shape."""
-    if outcome == example_outcome(file, None):
-        return None
-    summary = "1 of 1 file invalid\n"
-    if outcome["exit"] == 1 and not outcome["stderr"] and outcome["stdout"].endswith(summary):
-        text: str = outcome["stdout"].removesuffix(summary)
-        if text:
-            return text
+    """The `.expected` text of an example from its run (None: a valid example without
+    warnings, no file); the inverse of `example_outcome`, or SystemExit when the run does not
+    fit that shape (an invalid example that prints no problem, a valid one that fails)."""
+    summary = example_outcome(file, None)["stdout"]
+    text: str = outcome["stdout"].removesuffix(summary)
+    if outcome == example_outcome(file, text) and (text or example_is_valid(file)):
+        return text or None
     raise SystemExit(
         f"{shown_command(example_command(file))} printed what no .expected file can hold "
         f"(exit status {outcome['exit']}): {outcome!r}"
@@ -304,6 +408,8 @@ def wanted_files() -> dict[Path, str]:
     for path, commands in ((FORMATS_PATH, format_commands()), (BATCHES_PATH, batch_commands())):
         outcomes = {name: run_in_process(arguments) for name, arguments in commands.items()}
         files[path] = snapshot_text(outcomes, rules_text)
+    for page in documentation_pages():
+        files[page] = documentation_page(page)
     return files
 
 

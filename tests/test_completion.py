@@ -13,6 +13,7 @@ from conftest import missing_tool
 from programs import run_program
 
 from cleveragents.reading.rules import Rule
+from cleveragents.safety_toolkit.formats import format_names
 
 
 def script(shell: str, folder: Path) -> Path:
@@ -67,12 +68,9 @@ def test_bash_completes_commands_options_choices_and_files(folder: Path) -> None
         "--floor",
         "--format",
     ]
-    assert bash_completions(completion, "safety-profile check --format ", folder) == [
-        "github",
-        "json",
-        "sarif",
-        "text",
-    ]
+    assert bash_completions(completion, "safety-profile check --format ", folder) == format_names(
+        "check"
+    )
     assert bash_completions(completion, "safety-profile completion ", folder) == [
         "bash",
         "fish",
@@ -112,7 +110,7 @@ def test_fish_completes_commands_options_and_choices(folder: Path) -> None:
     assert {"check", "completion", "diff", "init", "resolve", "schema", "show"} <= set(
         complete("safety-profile ")
     )
-    assert complete("safety-profile check --format ") == ["github", "json", "sarif", "text"]
+    assert complete("safety-profile check --format ") == format_names("check")
     assert "--staged" in complete("safety-profile diff --")
     assert "prod.safety_profile.yaml" in complete("safety-profile show pr")
     assert complete("safety-profile rules schema.less") == ["schema.less-than-equal"]
@@ -141,5 +139,6 @@ def test_zsh_registers_the_completion_function(folder: Path) -> None:
     assert (result.returncode, result.stderr) == (0, "")
     registered, loaded, *specs = result.stdout.splitlines()
     assert (registered, loaded) == ("_safety-profile", "_shtab_safety_profile")
-    assert any(spec.endswith(":output_format:(github json sarif text)") for spec in specs), specs
+    formats = " ".join(format_names("check"))  # the registry's, sorted
+    assert any(spec.endswith(f":output_format:({formats})") for spec in specs), specs
     assert any("--traceback" in spec for spec in specs), specs

@@ -20,7 +20,7 @@ from git_repos import git, new_repository, write_files
 from lsp_expectations import EXAMPLE_FILES, Shown, expected_diagnostics
 
 SESSION = REPO_ROOT / "tests" / "neovim" / "session.lua"
-SEVERITIES = {1: "error", 3: "information", 4: "hint"}  # vim.diagnostic.severity
+SEVERITIES = {1: "error", 2: "warning", 3: "information", 4: "hint"}  # vim.diagnostic.severity
 GOOD = ["max_cost_per_plan: 100", "max_total_cost: 200"]
 COST_ORDER = ["max_cost_per_plan: 300", "max_total_cost: 200"]
 STRICT = ["require_sandbox: true", "max_retries_per_step: 3"]

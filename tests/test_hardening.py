@@ -29,12 +29,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from programs import BIN, run_program
 
+from cleveragents.reading.rules import Severity
 from cleveragents.safety_toolkit.core.kinds import KINDS
 
 ACTION_EXAMPLES = sorted((EXAMPLES / "actions").rglob("*.yaml"))
 SEEDS = [path.read_bytes() for path in VALID_PROFILES + INVALID_PROFILES + ACTION_EXAMPLES]
+SEVERITIES = "|".join(Severity)  # error, warning (a valid file's advice) or hint
 REPORT_LINE = re.compile(
-    r"^(\S+:\d+:\d+: error: \S+: .+|\S+: (error|hint): .+|\d+ of \d+ files? invalid)$"
+    rf"^(\S+:\d+:\d+: ({SEVERITIES}): \S+: .+|\S+: ({SEVERITIES}): .+|\d+ of \d+ files? invalid)$"
 )
 
 
@@ -237,7 +239,12 @@ def _network_namespaces_available() -> bool:
     [
         ("check", *map(relative, VALID_PROFILES + INVALID_PROFILES)),
         ("check", "--kind", "action", *map(relative, ACTION_EXAMPLES)),
-        ("show", "--kind", "action", relative(sorted((EXAMPLES / "actions/valid").glob("*"))[0])),
+        (
+            "show",
+            "--kind",
+            "action",
+            relative(sorted((EXAMPLES / "actions/valid").glob("*.yaml"))[0]),
+        ),
         ("schema", "--kind", "action"),
     ],
     ids=["profiles", "actions", "show-action", "schema"],

@@ -17,7 +17,7 @@ from lsp_expectations import EXAMPLE_FILES, Shown, editor_text, expected_diagnos
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from cleveragents.reading.rules import find_rule
+from cleveragents.reading.rules import Severity, find_rule
 
 # Neovim 0.11 prefers UTF-8 and pulls; Emacs prefers UTF-32; the others speak UTF-16.
 CLIENTS = {
@@ -26,7 +26,7 @@ CLIENTS = {
     "visual-studio-code@1.65.2": "utf-16",
     "emacs@29.1": "utf-32",
 }
-SEVERITIES = {lsp.DiagnosticSeverity.Error: "error", lsp.DiagnosticSeverity.Hint: "hint"}
+SEVERITIES = {lsp.DiagnosticSeverity(severity.lsp): severity.value for severity in Severity}
 SERVER = [console_script("safety-profile"), "lsp"]
 
 

@@ -18,7 +18,7 @@ from conftest import EXAMPLES, INVALID_PROFILES, REPO_ROOT, VALID_PROFILES, rela
 from git_repos import git, new_repository, write_files
 from programs import run_program
 
-from cleveragents.reading.rules import DOCS_URL, Rule, rule_anchor
+from cleveragents.reading.rules import DOCS_URL, Rule, Severity, rule_anchor
 
 SARIF_SCHEMA = json.loads(
     (Path(__file__).parent / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
@@ -82,7 +82,8 @@ def test_check_logs_are_valid_sarif_with_one_result_per_problem(
     for result, problem in zip(results, problems, strict=True):
         assert result["ruleId"] == problem["rule"]
         assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == problem["rule"]
-        assert (result["level"], result["kind"]) == ("error", "fail")
+        # Each at its severity's level: errors, and a valid file's warnings.
+        assert (result["level"], result["kind"]) == (Severity(problem["severity"]).sarif, "fail")
         location = result["locations"][0]["physicalLocation"]
         assert location["artifactLocation"]["uri"] == problem["file"]
         assert location["region"]["startLine"] == (problem["line"] or 1)
@@ -114,7 +115,7 @@ def test_the_driver_and_every_rule_describe_themselves(
         assert rule.doc.fix in described["help"]["text"]
         assert described["helpUri"] == f"{DOCS_URL}#{rule_anchor(rule.value)}"
         level = described["defaultConfiguration"]["level"]
-        assert level == ("error" if rule.doc.severity == "error" else "note")
+        assert level == rule.doc.severity.sarif  # error, warning or note
     assert driver["rules"] == check_logs["valid"][1]["runs"][0]["tool"]["driver"]["rules"]
 
 

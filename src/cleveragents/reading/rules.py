@@ -3,18 +3,18 @@ it, its default severity, and which other readers of the file disagree.
 
 It lives in `reading`, the lowest hand-written package, because everything that reports a
 problem sits above it: the reader itself (`yaml.*`, `file.*`), the schema's errors
-(`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `diff.added`),
-the SARIF log and the language server. It imports nothing but the standard library and the
-field facts (`field_facts`, from the generated code; no dataclasses: `check`'s start-up stays
-lean), so any of them may read it.
+(`schema.*`), the commands (`kind.hint`, `diff`'s `loosens.*`, `tightens.*`, `diff.added`,
+`check`'s `advice.*`), the SARIF log and the language server. It imports nothing but the
+standard library and the field facts (`field_facts`, from the generated code; no dataclasses:
+`check`'s start-up stays lean), so any of them may read it.
 
 A problem's `rule` is a `Rule`, a `str` enum: it prints, compares and serialises as its id
 (`Rule.YAML_TAB == "yaml.tab"`), and a rule that is not in this table cannot be named.
 
 Every id has one style (`ID_PATTERN`; tests/test_rule_catalogue.py holds each id to it):
 `family.name`, in lower-case ASCII. The family is one word (`file`, `git`, `yaml`,
-`document`, `schema`, `kind`, `floor`, `internal`, `loosens`, `tightens`, `diff`: the
-families of `safety_toolkit.core.rule_docs.FAMILIES`); the name's words are joined by `-`
+`document`, `schema`, `kind`, `floor`, `internal`, `loosens`, `tightens`, `diff`, `advice`:
+the families of `safety_toolkit.core.rule_docs.FAMILIES`); the name's words are joined by `-`
 (`yaml.byte-order-mark`, `schema.less-than-equal`). One exception: in `loosens.FIELD` and
 `tightens.FIELD` the name is a profile field's exact name, underscores and all
 (`loosens.require_sandbox`, `tightens.max_total_cost`), so it reads as the key in the file.
@@ -151,6 +151,16 @@ def _tightens(field: str) -> RuleDoc:
         Severity.HINT,
     )
 
+
+def _either(names: list[str]) -> str:
+    """`a, b or c`."""
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+
+
+# The flags an action's automation profile also states and the safety profile decides, in words.
+_YIELDING_FLAGS = _either(
+    [name for name, facts in FIELD_FACTS.items() if facts.automation_profile_yields]
+)
 
 _YAML11 = "PyYAML's safe_load (YAML 1.1)"
 _DOCS: dict[str, RuleDoc] = {}  # filled as the table is built
@@ -1152,6 +1162,19 @@ class Rule(enum.StrEnum):
         "the profiles below it are no longer held to it: a loosening, whatever the profiles "
         "themselves do.",
         _LOOSENS_FIX,
+    )
+    # -- advice: warnings about a valid document (safety_toolkit/core/advice.py checks them) ---
+    ADVICE_AUTOMATION_FLAG_OVERRULED = RuleDoc(
+        "advice.automation-flag-overruled",
+        "An automation profile flag the safety profile overrules",
+        f"An action's automation_profile states {_YIELDING_FLAGS}: the safety profile decides "
+        'these flags, whatever the automation profile says (specification, "Precedence over '
+        'AutomationProfile"), so the value written there has no effect. Reported where it '
+        "differs from the action's own safety_profile (a field it leaves out at its default), "
+        "and for every such flag when the action sets no safety_profile (then the plan's, the "
+        "project's or the global profile decides). A warning: the file stays valid.",
+        "Set the flag in the action's safety_profile, and remove it from automation_profile.",
+        Severity.WARNING,
     )
 
 

@@ -3,9 +3,9 @@
 Each file is loaded and checked by the commands' one validator (`document_check`: the code
 generated from the schema, then the rules JSON Schema cannot express), which finds every error
 the models would and words it as they would; importing pydantic and building the models would
-be most of the start-up. A file that fails gets a hint when it looks like another kind. Where a
-floor applies (see `floor`), each field of a valid file's profile looser than the floor is an
-error too.
+be most of the start-up. A file that fails gets a hint when it looks like another kind. A valid
+file gets the warnings of the advice rules (`advice`). Where a floor applies (see `floor`), each
+field of a valid file's profile looser than the floor is an error too.
 """
 
 from __future__ import annotations
@@ -66,14 +66,19 @@ class Checker:
         self, loaded: LoadedFile, name: str, floors: Floors | None = None
     ) -> tuple[CheckedDocument, list[Problem]]:
         """A loaded document named `name`, checked (the document itself when it is valid),
-        and every problem to report: its errors, then the kind hint, then the fields below its
-        floor (`floors`, when given, instead of the checker's)."""
+        and every problem to report: its errors, then the kind hint; for a valid document, the
+        warnings of `advice`, then the fields below its floor (`floors`, when given, instead of
+        the checker's)."""
         from .kind_hint import problems_with_hint
 
         floors = self.floors if floors is None else floors
         applied = () if floors is None else floors.for_file(name)
         checked = self._check_loaded(loaded, KINDS[self.kind].schema(), name)
         problems = problems_with_hint(name, checked, self.kind, USE_KIND, by_name=True)
+        if checked.valid is not None and loaded.document is not None:
+            from .advice import advice_problems
+
+            problems += advice_problems(checked.valid, loaded.document, name)
         if applied and checked.valid is not None and loaded.document is not None:
             from cleveragents.domain.models.core.document_values import profile_values
 

@@ -10,7 +10,15 @@ import textwrap
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from cleveragents.reading.rules import ALIASES, REPOSITORY_URL, Example, Reading, Rule, RuleDoc
+from cleveragents.reading.rules import (
+    ALIASES,
+    REPOSITORY_URL,
+    Example,
+    Reading,
+    Rule,
+    RuleDoc,
+    Severity,
+)
 
 __all__ = [
     "EXAMPLE_TEXTS_FILE",
@@ -49,6 +57,7 @@ FAMILIES: dict[str, str] = {
     "tightens": "diff: a change that tightens a profile",
     "diff": "diff: a profile with nothing to compare it with, and (diff --pre-commit) an "
     "invalid staged file, which the check hook reports",
+    "advice": "Advice: warnings about a valid file (it stays valid)",
 }
 
 
@@ -100,7 +109,10 @@ def rules_list() -> str:
     """One line per rule: its id, default severity and title."""
     rules = _by_family()
     width = max(len(rule.value) for rule in rules)
-    lines = [f"{rule.value:<{width}}  {rule.doc.severity:<5}  {rule.doc.title}" for rule in rules]
+    words = max(len(severity) for severity in Severity)  # a column as wide as every severity
+    lines = [
+        f"{rule.value:<{width}}  {rule.doc.severity:<{words}}  {rule.doc.title}" for rule in rules
+    ]
     return "\n".join(lines) + "\n"
 
 
