@@ -31,7 +31,8 @@ from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from ..floor import Floor, FloorSetting, below_floor
+from ..floor import Floor, FloorSetting
+from ..floor.comparison import below_floor
 from .floor_setting import floor_setting
 from .kinds import KINDS, DocumentKind
 from .usage import UsageError
