@@ -217,6 +217,9 @@ def test_diff_git_imports_no_pydantic(tmp_path: Path, staged: bool) -> None:
     assert output.startswith("a.safety_profile.yaml:1:18: loosens: require_sandbox: true → false")
     assert "cleveragents.safety_toolkit.core.git_diff" in modules  # git was asked
     assert pydantic_modules(modules) == set()
+    # Nor dataclasses (with inspect: a tenth of the run), nor socket's enums (git's cat-file
+    # talks over sockets made by the C module `_socket`).
+    assert {"dataclasses", "inspect", "socket"} & modules == set()
 
 
 def test_resolve_imports_no_pydantic(tmp_path: Path) -> None:

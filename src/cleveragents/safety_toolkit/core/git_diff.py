@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from cleveragents.reading.files import file_problem
 from cleveragents.reading.problems import Problem
@@ -74,8 +74,7 @@ __all__ = [
 EMPTY_TREE = ""  # as `old_rev`: the empty tree, against which every file is added
 
 
-@dataclass(frozen=True, slots=True)
-class GitComparison:
+class GitComparison(NamedTuple):
     """`old_rev` against the working tree (default), the index (`staged`) or `new_rev`."""
 
     old_rev: str
@@ -98,8 +97,7 @@ def pre_commit_comparison(environ: Mapping[str, str]) -> GitComparison:
     return GitComparison("HEAD", staged=True)
 
 
-@dataclass(frozen=True, slots=True)
-class ChangedFile:
+class ChangedFile(NamedTuple):
     """A file that differs between the two sides; paths are repository paths."""
 
     old_path: str | None  # None: added
@@ -335,15 +333,18 @@ def _holds(side: Side, entry: str | None, node: Node, name: str) -> str | tuple[
     return (f"{side.label}: {quoted(name)} {message}",)
 
 
-@dataclass(slots=True)
 class _Pair:
-    """A name the two sides give different files (or a file on one side only)."""
+    """A name the two sides give different files (or a file on one side only); the data of
+    each is filled in once read."""
 
-    name: str
-    old: str | None  # the file each side gives the name (a repository path); None: none
-    new: str | None
-    old_data: bytes | None = None
-    new_data: bytes | OSError | None = None
+    __slots__ = ("name", "new", "new_data", "old", "old_data")
+
+    def __init__(self, name: str, old: str | None, new: str | None) -> None:
+        self.name = name
+        self.old = old  # the file each side gives the name (a repository path); None: none
+        self.new = new
+        self.old_data: bytes | None = None
+        self.new_data: bytes | OSError | None = None
 
 
 def _same_file(old_side: Tree, old: str, new_side: Side, new: str, changed: frozenset[str]) -> bool:
@@ -596,13 +597,13 @@ def _verified(repository: Repository, comparison: GitComparison) -> GitCompariso
     to_verify = [comparison.old_rev, comparison.new_rev]
     if comparison.old_rev == EMPTY_TREE:
         to_verify = [comparison.new_rev]
-        comparison = replace(comparison, old_rev=repository.empty_tree())
+        comparison = comparison._replace(old_rev=repository.empty_tree())
     elif comparison.old_rev == "HEAD":
         # HEAD is then either a commit (has_commits says so) or, before the first commit, the
         # empty tree, against which everything is new: neither needs verifying again.
         to_verify = [comparison.new_rev]
         if not repository.has_commits():
-            comparison = replace(comparison, old_rev=repository.empty_tree())
+            comparison = comparison._replace(old_rev=repository.empty_tree())
     for revision in to_verify:
         if revision is not None:
             repository.verify(revision)
@@ -849,7 +850,7 @@ def _against_other_parents(
     differ = {pair.name for pair in main.pairs if pair.old is not None and pair.new is not None}
     against = []
     for parent in parents:
-        against_parent = replace(comparison, old_rev=parent.revision or "")
+        against_parent = comparison._replace(old_rev=parent.revision or "")
         changed, _ = _changed_paths(repository, against_parent, new_side)
         other = _Comparison(repository, Links(parent), new_links, changed, differ.__contains__, ())
         against.append((parent, {pair.name: pair for pair in other.pairs}))
@@ -869,7 +870,7 @@ def _against_other_parents(
                 shown,
             )
             findings += [
-                replace(f, detail=f"{f.detail} (against the merged parent {parent.revision})")
+                f.replace(detail=f"{f.detail} (against the merged parent {parent.revision})")
                 for f in found
                 if f.verdict is Verdict.LOOSENS
             ]

@@ -403,12 +403,14 @@ class Blobs:
 
     def _started(self) -> _BatchProcess:
         if self._batch is None:
-            import socket
+            # The C module alone: `socket` builds its enums on import, a fiftieth of a
+            # `diff --git`; our ends are then plain files on the sockets' descriptors.
+            import _socket
 
             self._repository = _not_stuck(self.root, "cat-file")
             argv, environment = git_command(self.root, ["cat-file", "--batch"])
-            ours_in, theirs_in = socket.socketpair()
-            ours_out, theirs_out = socket.socketpair()
+            ours_in, theirs_in = _socket.socketpair()
+            ours_out, theirs_out = _socket.socketpair()
             words = _input_file(b"")
             try:
                 # Its own session, as `_run`'s gits: no terminal for a configuration to read.
@@ -429,11 +431,10 @@ class Blobs:
             finally:
                 theirs_in.close()
                 theirs_out.close()
-            self._batch = _BatchProcess(
-                process, ours_in.makefile("wb"), ours_out.makefile("rb"), words
-            )
-            ours_in.close()  # the files keep the sockets open
-            ours_out.close()
+            # The files own the descriptors now (and close them).
+            requests = open(ours_in.detach(), "wb")  # noqa: SIM115 - kept open: `_BatchProcess`
+            answers = open(ours_out.detach(), "rb")  # noqa: SIM115
+            self._batch = _BatchProcess(process, requests, answers, words)
         return self._batch
 
     def read(
