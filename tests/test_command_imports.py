@@ -220,8 +220,8 @@ def test_diff_git_imports_no_pydantic(tmp_path: Path, staged: bool) -> None:
     assert "cleveragents.safety_toolkit.core.git_diff" in modules  # git was asked
     assert pydantic_modules(modules) == set()
     # Nor dataclasses (with inspect: a tenth of the run), nor socket's enums (git's cat-file
-    # talks over sockets made by the C module `_socket`).
-    assert {"dataclasses", "inspect", "socket"} & modules == set()
+    # talks over sockets made by the C module `_socket`), nor pathlib (urllib, ipaddress).
+    assert {"dataclasses", "inspect", "socket", "pathlib"} & modules == set()
 
 
 def test_resolve_imports_no_pydantic(tmp_path: Path) -> None:

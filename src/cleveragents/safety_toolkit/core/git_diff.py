@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 from cleveragents.reading.files import file_problem
@@ -121,7 +120,8 @@ class Repository:
                 f"{shown} is not inside a git repository; run this in a folder of your "
                 "repository (or compare two files: safety-profile diff OLD NEW)"
             ) from None
-        self.root = Path(os.path.realpath(os.path.join(folder, os.fsdecode(cdup))))
+        # A str, not a Path: pathlib (with urllib and ipaddress) is not imported for `diff`.
+        self.root = os.path.realpath(os.path.join(folder, os.fsdecode(cdup)))
         self.prefix = os.fsdecode(prefix[:-1]).rstrip("/")  # the user's folder, as a repo path
         self._listing: WorkTreeListing | None = None
 
@@ -136,13 +136,13 @@ class Repository:
             self._listing = WorkTreeListing.of(self.root)
         return self._listing
 
-    def _git_path(self, name: str) -> Path:
+    def _git_path(self, name: str) -> str:
         """`git rev-parse --git-path NAME`, without git where it is certain: the repository's
         own `.git` folder, with no GIT_DIR or GIT_COMMON_DIR set (else git is asked)."""
-        git_dir = self.root / ".git"
-        if not {"GIT_DIR", "GIT_COMMON_DIR"} & os.environ.keys() and git_dir.is_dir():
-            return git_dir / name
-        return self.root / self.git("rev-parse", "--git-path", name).strip()
+        git_dir = os.path.join(self.root, ".git")
+        if not {"GIT_DIR", "GIT_COMMON_DIR"} & os.environ.keys() and os.path.isdir(git_dir):
+            return os.path.join(git_dir, name)
+        return os.path.join(self.root, self.git("rev-parse", "--git-path", name).strip())
 
     def verify(self, revision: str) -> None:
         """Raise GitError unless `revision` names a commit (or tree) here."""
@@ -214,7 +214,8 @@ class Repository:
             return []
         merge_head = self._git_path("MERGE_HEAD")
         try:
-            return merge_head.read_text(encoding="ascii").split()
+            with open(merge_head, encoding="ascii") as file:
+                return file.read().split()
         except OSError:  # no merge under way
             return []
 
@@ -539,7 +540,7 @@ class RevisionFiles(FloorFiles):
     the index), as a checkout of it holds them: read by object id, through its links, never
     out of the repository. Paths are absolute, below the repository's root."""
 
-    def __init__(self, root: Path, links: Links[Side], *, labelled: bool = True) -> None:
+    def __init__(self, root: str, links: Links[Side], *, labelled: bool = True) -> None:
         self.root = root
         self.links = links
         self.tree = links.side
@@ -588,7 +589,7 @@ class RevisionFiles(FloorFiles):
                 raise floor_outside(shown, where, "leads outside the repository") from None
             raise FloorError(f"the floor {visible(shown)} ({where}): {error}") from None
         data = self.tree.read([target])[target]
-        return data, len(data), floor_identity(str(self.root / target), data)
+        return data, len(data), floor_identity(os.path.join(self.root, target), data)
 
 
 def _verified(repository: Repository, comparison: GitComparison) -> GitComparison:
@@ -720,7 +721,7 @@ class _SideFloors:
         """The floors a file named `name` (a repository path) is held to: those of the new
         side, then those of the old side that are not the same floor file with the same
         bytes (a floor file changed on the way is held to in both versions)."""
-        path = str(self.repository.root / name)
+        path = os.path.join(self.repository.root, name)
         found = {floor.identity: floor for floor in self.new.for_file(path)}
         for floor in self.old.for_file(path):
             found.setdefault(floor.identity, floor)
@@ -740,7 +741,7 @@ class _SideFloors:
         }
         findings: list[Finding] = []
         for folder in sorted(pyprojects):
-            absolute = str(root / folder) if folder else str(root)
+            absolute = os.path.join(root, folder) if folder else root
             before = self.old.configured(absolute)
             if before is None:
                 continue
