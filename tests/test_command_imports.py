@@ -83,8 +83,13 @@ def test_check_accepts_valid_files_without_pydantic(
     assert {VALIDATOR, generated} <= modules  # the schema's generated validator decided
     assert pydantic_modules(modules) == set()
     # Nor what only other commands need (diff's help reads the strictness rules), nor
-    # dataclasses, which with inspect was a tenth of the start-up.
-    assert {"cleveragents.domain.models.core.strictness", "dataclasses"} & modules == set()
+    # dataclasses, which with inspect was a tenth of the start-up, nor what only a floor needs
+    # (holding a profile to it, with json for its words).
+    unwanted = {"cleveragents.domain.models.core.strictness", "dataclasses"}
+    unwanted |= {"cleveragents.safety_toolkit.floor.comparison", "json"}
+    # Nor pathlib (with urllib and ipaddress), though git is asked in this repository.
+    unwanted |= {"pathlib"}
+    assert unwanted & modules == set()
 
 
 # Every format's module, from the registry.
@@ -217,6 +222,9 @@ def test_diff_git_imports_no_pydantic(tmp_path: Path, staged: bool) -> None:
     assert output.startswith("a.safety_profile.yaml:1:18: loosens: require_sandbox: true → false")
     assert "cleveragents.safety_toolkit.core.git_diff" in modules  # git was asked
     assert pydantic_modules(modules) == set()
+    # Nor dataclasses (with inspect: a tenth of the run), nor socket's enums (git's cat-file
+    # talks over sockets made by the C module `_socket`), nor pathlib (urllib, ipaddress).
+    assert {"dataclasses", "inspect", "socket", "pathlib"} & modules == set()
 
 
 def test_resolve_imports_no_pydantic(tmp_path: Path) -> None:

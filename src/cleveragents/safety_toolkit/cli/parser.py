@@ -104,8 +104,7 @@ def command_module(name: str) -> ModuleType:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: every command, each with its options; with `only` (a
-    command's name), only that command's options are built (the run needs no other: the
-    others are listed, by name and summary, as choices of COMMAND)."""
+    command's name), only that command and its options are built (the run needs no other)."""
     _Parser.building = True
     try:
         return _built_parser(only)
@@ -133,7 +132,10 @@ def _built_parser(only: str | None) -> argparse.ArgumentParser:
     traceback_option.add_argument(
         "--traceback", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
-    for name in COMMAND_NAMES:
+    # With `only`, the other commands' parsers are not even made (each costs argparse's set-up
+    # and its translated words): a run never reaches them, and the top-level usage names no
+    # command (COMMAND), so nothing a run prints can differ.
+    for name in COMMAND_NAMES if only is None else (only,):
         # Its summary, description, examples and exit status from `COMMAND_HELP` (as written).
         text = COMMAND_HELP[name]
         command = commands.add_parser(
@@ -144,8 +146,7 @@ def _built_parser(only: str | None) -> argparse.ArgumentParser:
             description=text.description,
             epilog=text.epilog,
         )
-        if only is None or name == only:
-            command_module(name).add_options(command)
+        command_module(name).add_options(command)
     return parser
 
 

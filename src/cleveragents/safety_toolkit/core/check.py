@@ -82,7 +82,7 @@ class Checker:
         if applied and checked.valid is not None and loaded.document is not None:
             from cleveragents.domain.models.core.document_values import profile_values
 
-            from ..floor import floor_problems
+            from ..floor.comparison import floor_problems
 
             profile, prefix = KINDS[self.kind].profile_mapping_in(checked.valid)
             if profile is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from functools import total_ordering
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.domain.models.core.document_check import PROFILE, check_loaded
@@ -31,7 +31,8 @@ from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from ..floor import Floor, FloorSetting, below_floor
+from ..floor import Floor, FloorSetting
+from ..floor.comparison import below_floor
 from .floor_setting import floor_setting
 from .kinds import KINDS, DocumentKind
 from .usage import UsageError
@@ -77,9 +78,19 @@ class Verdict(enum.StrEnum):
 _VERDICT_OF_CHANGE = {Change.LOOSENS: Verdict.LOOSENS, Change.TIGHTENS: Verdict.TIGHTENS}
 
 
-@dataclass(frozen=True, slots=True, order=True)
+# A finding's fields, in the order it takes them.
+_FINDING_FIELDS = ("file", "line", "column", "path", "verdict", "detail", "rule", "old", "new")
+
+
+@total_ordering
 class Finding:
-    """One change, placed in the new version of the file (the old one when it was deleted)."""
+    """One change, placed in the new version of the file (the old one when it was deleted).
+
+    Immutable; compared, ordered and hashed by everything but `old` and `new` (the JSON values
+    the rest words). A plain class, not a dataclass: importing dataclasses (with inspect) was
+    a tenth of `diff --git`'s start-up."""
+
+    __slots__ = ("column", "detail", "file", "line", "new", "old", "path", "rule", "verdict")
 
     file: str
     line: int  # 1-based; 0 for the whole file
@@ -88,8 +99,51 @@ class Finding:
     verdict: Verdict
     detail: str  # `100.0 → null (no limit)`, or what became of the whole profile
     rule: Rule  # `loosens.max_total_cost`, `loosens.removed`, `diff.added`, ...
-    old: Any = field(default=None, compare=False)  # JSON values, for scripts
-    new: Any = field(default=None, compare=False)
+    old: Any  # JSON values, for scripts
+    new: Any
+
+    def __init__(
+        self,
+        file: str,
+        line: int,
+        column: int,
+        path: str,
+        verdict: Verdict,
+        detail: str,
+        rule: Rule,
+        old: Any = None,
+        new: Any = None,
+    ) -> None:
+        values = (file, line, column, path, verdict, detail, rule, old, new)
+        for name, value in zip(_FINDING_FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Finding is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Finding is immutable")
+
+    def _key(self) -> tuple[str, int, int, str, Verdict, str, Rule]:
+        return (self.file, self.line, self.column, self.path, self.verdict, self.detail, self.rule)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, Finding) else NotImplemented
+
+    def __lt__(self, other: Finding) -> bool:
+        return self._key() < other._key() if isinstance(other, Finding) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FINDING_FIELDS)
+        return f"Finding({fields})"
+
+    def replace(self, **changes: Any) -> Finding:
+        """This finding with the fields `changes` names set to other values."""
+        values = {name: getattr(self, name) for name in _FINDING_FIELDS}
+        return Finding(**{**values, **changes})
 
     def render(self, label: str) -> str:
         """`FILE:LINE:COL: loosens: FIELD: old → new`, in the shape of `check`'s lines;
@@ -97,13 +151,43 @@ class Finding:
         return render_line(self.file, self.line, self.column, self.path, label, self.detail)
 
 
-@dataclass(frozen=True, slots=True)
 class DiffReport:
-    """Everything one `diff` run found: the changes, and the problems of invalid files."""
+    """Everything one `diff` run found: the changes, and the problems of invalid files.
+    Immutable, compared by its fields (a plain class: see `Finding`)."""
+
+    __slots__ = ("files_compared", "findings", "problems")
 
     findings: tuple[Finding, ...]
     problems: tuple[Problem, ...]
     files_compared: int
+
+    def __init__(
+        self, findings: tuple[Finding, ...], problems: tuple[Problem, ...], files_compared: int
+    ) -> None:
+        object.__setattr__(self, "findings", findings)
+        object.__setattr__(self, "problems", problems)
+        object.__setattr__(self, "files_compared", files_compared)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a DiffReport is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a DiffReport is immutable")
+
+    def _key(self) -> tuple[tuple[Finding, ...], tuple[Problem, ...], int]:
+        return (self.findings, self.problems, self.files_compared)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, DiffReport) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"DiffReport(findings={self.findings!r}, problems={self.problems!r}, "
+            f"files_compared={self.files_compared!r})"
+        )
 
     def count(self, verdict: Verdict) -> int:
         return sum(finding.verdict is verdict for finding in self.findings)
@@ -123,8 +207,7 @@ class DiffReport:
         return bool(self.problems) or self.count(Verdict.LOOSENS) > 0
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
+class Version(NamedTuple):
     """One version of a file: its name in reports and its bytes (None: it does not exist)."""
 
     name: str
@@ -136,8 +219,7 @@ class Version:
 DEFAULT_VALUES = profile_values({})
 
 
-@dataclass(frozen=True, slots=True)
-class Baseline:
+class Baseline(NamedTuple):
     """What applied before a profile was added: an added profile (or an action that gains one)
     is compared with it, and each field it makes looser is a loosening. Its effective values
     (`document_values`); by default DEFAULT_SAFETY_PROFILE's, every field at its default."""
@@ -146,8 +228,10 @@ class Baseline:
     name: str = "DEFAULT_SAFETY_PROFILE"
 
 
-@dataclass(frozen=True, slots=True)
-class FloorsBaseline:
+DEFAULT_BASELINE = Baseline()  # DEFAULT_SAFETY_PROFILE
+
+
+class FloorsBaseline(NamedTuple):
     """The floors as an added profile's baseline, in place of one profile: each field looser
     than one of them is a `floor.looser` finding, in the floor's words."""
 
@@ -159,12 +243,23 @@ class FloorsBaseline:
 AddedBaseline = Baseline | FloorsBaseline
 
 
-@dataclass(frozen=True, slots=True)
 class _Loaded:
-    profile: ProfileValues | None  # the profile the file sets (None: an action without one)
-    mapping: dict[str, Any] | None  # that profile as loaded
-    document: YamlDocument
-    prefix: Loc  # where the profile sits in the document
+    """A valid version, loaded. A plain class, not a tuple: `_load` returns this or a tuple
+    of problems, told apart by `isinstance(..., tuple)`."""
+
+    __slots__ = ("document", "mapping", "prefix", "profile")
+
+    def __init__(
+        self,
+        profile: ProfileValues | None,
+        mapping: dict[str, Any] | None,
+        document: YamlDocument,
+        prefix: Loc,
+    ) -> None:
+        self.profile = profile  # the profile the file sets (None: an action without one)
+        self.mapping = mapping  # that profile as loaded
+        self.document = document
+        self.prefix = prefix  # where the profile sits in the document
 
 
 def _load(kind: DocumentKind, version: Version) -> _Loaded | tuple[Problem, ...]:
@@ -335,7 +430,7 @@ def compare_versions(
     old: Version,
     new: Version,
     file: str,
-    baseline: AddedBaseline = Baseline(),
+    baseline: AddedBaseline = DEFAULT_BASELINE,
     *,
     floors: Sequence[Floor] = (),
     defer_invalid: bool = False,

@@ -18,8 +18,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
+from typing import NamedTuple
 
 from cleveragents.reading.files import file_problem
 from cleveragents.reading.problems import Problem
@@ -74,8 +73,7 @@ __all__ = [
 EMPTY_TREE = ""  # as `old_rev`: the empty tree, against which every file is added
 
 
-@dataclass(frozen=True, slots=True)
-class GitComparison:
+class GitComparison(NamedTuple):
     """`old_rev` against the working tree (default), the index (`staged`) or `new_rev`."""
 
     old_rev: str
@@ -98,8 +96,7 @@ def pre_commit_comparison(environ: Mapping[str, str]) -> GitComparison:
     return GitComparison("HEAD", staged=True)
 
 
-@dataclass(frozen=True, slots=True)
-class ChangedFile:
+class ChangedFile(NamedTuple):
     """A file that differs between the two sides; paths are repository paths."""
 
     old_path: str | None  # None: added
@@ -123,7 +120,8 @@ class Repository:
                 f"{shown} is not inside a git repository; run this in a folder of your "
                 "repository (or compare two files: safety-profile diff OLD NEW)"
             ) from None
-        self.root = Path(os.path.realpath(os.path.join(folder, os.fsdecode(cdup))))
+        # A str, not a Path: pathlib (with urllib and ipaddress) is not imported for `diff`.
+        self.root = os.path.realpath(os.path.join(folder, os.fsdecode(cdup)))
         self.prefix = os.fsdecode(prefix[:-1]).rstrip("/")  # the user's folder, as a repo path
         self._listing: WorkTreeListing | None = None
 
@@ -138,13 +136,13 @@ class Repository:
             self._listing = WorkTreeListing.of(self.root)
         return self._listing
 
-    def _git_path(self, name: str) -> Path:
+    def _git_path(self, name: str) -> str:
         """`git rev-parse --git-path NAME`, without git where it is certain: the repository's
         own `.git` folder, with no GIT_DIR or GIT_COMMON_DIR set (else git is asked)."""
-        git_dir = self.root / ".git"
-        if not {"GIT_DIR", "GIT_COMMON_DIR"} & os.environ.keys() and git_dir.is_dir():
-            return git_dir / name
-        return self.root / self.git("rev-parse", "--git-path", name).strip()
+        git_dir = os.path.join(self.root, ".git")
+        if not {"GIT_DIR", "GIT_COMMON_DIR"} & os.environ.keys() and os.path.isdir(git_dir):
+            return os.path.join(git_dir, name)
+        return os.path.join(self.root, self.git("rev-parse", "--git-path", name).strip())
 
     def verify(self, revision: str) -> None:
         """Raise GitError unless `revision` names a commit (or tree) here."""
@@ -216,7 +214,8 @@ class Repository:
             return []
         merge_head = self._git_path("MERGE_HEAD")
         try:
-            return merge_head.read_text(encoding="ascii").split()
+            with open(merge_head, encoding="ascii") as file:
+                return file.read().split()
         except OSError:  # no merge under way
             return []
 
@@ -335,15 +334,18 @@ def _holds(side: Side, entry: str | None, node: Node, name: str) -> str | tuple[
     return (f"{side.label}: {quoted(name)} {message}",)
 
 
-@dataclass(slots=True)
 class _Pair:
-    """A name the two sides give different files (or a file on one side only)."""
+    """A name the two sides give different files (or a file on one side only); the data of
+    each is filled in once read."""
 
-    name: str
-    old: str | None  # the file each side gives the name (a repository path); None: none
-    new: str | None
-    old_data: bytes | None = None
-    new_data: bytes | OSError | None = None
+    __slots__ = ("name", "new", "new_data", "old", "old_data")
+
+    def __init__(self, name: str, old: str | None, new: str | None) -> None:
+        self.name = name
+        self.old = old  # the file each side gives the name (a repository path); None: none
+        self.new = new
+        self.old_data: bytes | None = None
+        self.new_data: bytes | OSError | None = None
 
 
 def _same_file(old_side: Tree, old: str, new_side: Side, new: str, changed: frozenset[str]) -> bool:
@@ -538,7 +540,7 @@ class RevisionFiles(FloorFiles):
     the index), as a checkout of it holds them: read by object id, through its links, never
     out of the repository. Paths are absolute, below the repository's root."""
 
-    def __init__(self, root: Path, links: Links[Side], *, labelled: bool = True) -> None:
+    def __init__(self, root: str, links: Links[Side], *, labelled: bool = True) -> None:
         self.root = root
         self.links = links
         self.tree = links.side
@@ -587,7 +589,7 @@ class RevisionFiles(FloorFiles):
                 raise floor_outside(shown, where, "leads outside the repository") from None
             raise FloorError(f"the floor {visible(shown)} ({where}): {error}") from None
         data = self.tree.read([target])[target]
-        return data, len(data), floor_identity(str(self.root / target), data)
+        return data, len(data), floor_identity(os.path.join(self.root, target), data)
 
 
 def _verified(repository: Repository, comparison: GitComparison) -> GitComparison:
@@ -596,13 +598,13 @@ def _verified(repository: Repository, comparison: GitComparison) -> GitCompariso
     to_verify = [comparison.old_rev, comparison.new_rev]
     if comparison.old_rev == EMPTY_TREE:
         to_verify = [comparison.new_rev]
-        comparison = replace(comparison, old_rev=repository.empty_tree())
+        comparison = comparison._replace(old_rev=repository.empty_tree())
     elif comparison.old_rev == "HEAD":
         # HEAD is then either a commit (has_commits says so) or, before the first commit, the
         # empty tree, against which everything is new: neither needs verifying again.
         to_verify = [comparison.new_rev]
         if not repository.has_commits():
-            comparison = replace(comparison, old_rev=repository.empty_tree())
+            comparison = comparison._replace(old_rev=repository.empty_tree())
     for revision in to_verify:
         if revision is not None:
             repository.verify(revision)
@@ -719,7 +721,7 @@ class _SideFloors:
         """The floors a file named `name` (a repository path) is held to: those of the new
         side, then those of the old side that are not the same floor file with the same
         bytes (a floor file changed on the way is held to in both versions)."""
-        path = str(self.repository.root / name)
+        path = os.path.join(self.repository.root, name)
         found = {floor.identity: floor for floor in self.new.for_file(path)}
         for floor in self.old.for_file(path):
             found.setdefault(floor.identity, floor)
@@ -739,7 +741,7 @@ class _SideFloors:
         }
         findings: list[Finding] = []
         for folder in sorted(pyprojects):
-            absolute = str(root / folder) if folder else str(root)
+            absolute = os.path.join(root, folder) if folder else root
             before = self.old.configured(absolute)
             if before is None:
                 continue
@@ -849,7 +851,7 @@ def _against_other_parents(
     differ = {pair.name for pair in main.pairs if pair.old is not None and pair.new is not None}
     against = []
     for parent in parents:
-        against_parent = replace(comparison, old_rev=parent.revision or "")
+        against_parent = comparison._replace(old_rev=parent.revision or "")
         changed, _ = _changed_paths(repository, against_parent, new_side)
         other = _Comparison(repository, Links(parent), new_links, changed, differ.__contains__, ())
         against.append((parent, {pair.name: pair for pair in other.pairs}))
@@ -869,7 +871,7 @@ def _against_other_parents(
                 shown,
             )
             findings += [
-                replace(f, detail=f"{f.detail} (against the merged parent {parent.revision})")
+                f.replace(detail=f"{f.detail} (against the merged parent {parent.revision})")
                 for f in found
                 if f.verdict is Verdict.LOOSENS
             ]

@@ -30,7 +30,8 @@ FloorError, which every command reports with exit status 2: never "no floor". `-
 refused where the configuration sets a floor unless the environment sets
 `SAFETY_PROFILE_ALLOW_NO_FLOOR=1`, so a command line alone cannot talk CI out of it.
 
-This module finds and reads floors; `comparison.py` holds a profile to them.
+This module finds and reads floors; `comparison.py` holds a profile to them (imported only
+where a floor is set: `check` of a valid file with none needs no rendering, nor json).
 """
 
 from __future__ import annotations
@@ -43,21 +44,16 @@ from typing import Any, NamedTuple
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
-from .comparison import BelowFloor, below_floor, floor_problems
-
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",
     "CONFIG_FILE",
     "WORKING_TREE",
-    "BelowFloor",
     "Configured",
     "Floor",
     "FloorError",
     "FloorFiles",
     "FloorSetting",
     "Floors",
-    "below_floor",
-    "floor_problems",
     "load_floor",
     "parse_config",
 ]

@@ -24,7 +24,6 @@ import os
 import stat
 import subprocess
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import IO, Generic, NamedTuple, Protocol, TypeVar
 
 from cleveragents.reading.files import read_regular_file
@@ -50,6 +49,10 @@ from .paths import (
     quoted,
     stuck_repositories,
 )
+
+# A work tree's top folder, as a str or a Path (`pathlib` is not imported here: `check` in a
+# repository imports this module, and pathlib costs it urllib and ipaddress).
+Root = str | os.PathLike[str]
 
 __all__ = [
     "GITLINK",
@@ -396,19 +399,21 @@ class Blobs:
     `/dev/stdout` cannot open a socket again through /proc (git stops, saying so), where a pipe
     would let it consume our requests or wait on its own answers (see `_run`)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Root) -> None:
         self.root = root
         self._repository = ""  # what `_not_stuck` names, once started
         self._batch: _BatchProcess | None = None
 
     def _started(self) -> _BatchProcess:
         if self._batch is None:
-            import socket
+            # The C module alone: `socket` builds its enums on import, a fiftieth of a
+            # `diff --git`; our ends are then plain files on the sockets' descriptors.
+            import _socket
 
             self._repository = _not_stuck(self.root, "cat-file")
             argv, environment = git_command(self.root, ["cat-file", "--batch"])
-            ours_in, theirs_in = socket.socketpair()
-            ours_out, theirs_out = socket.socketpair()
+            ours_in, theirs_in = _socket.socketpair()
+            ours_out, theirs_out = _socket.socketpair()
             words = _input_file(b"")
             try:
                 # Its own session, as `_run`'s gits: no terminal for a configuration to read.
@@ -429,11 +434,10 @@ class Blobs:
             finally:
                 theirs_in.close()
                 theirs_out.close()
-            self._batch = _BatchProcess(
-                process, ours_in.makefile("wb"), ours_out.makefile("rb"), words
-            )
-            ours_in.close()  # the files keep the sockets open
-            ours_out.close()
+            # The files own the descriptors now (and close them).
+            requests = open(ours_in.detach(), "wb")  # noqa: SIM115 - kept open: `_BatchProcess`
+            answers = open(ours_out.detach(), "rb")  # noqa: SIM115
+            self._batch = _BatchProcess(process, requests, answers, words)
         return self._batch
 
     def read(
@@ -515,7 +519,7 @@ def _read_blob(stream: IO[bytes], oid: str, kept: int) -> bytes:
     return data
 
 
-def read_blobs(root: Path, oids: Mapping[str, str]) -> dict[str, bytes]:
+def read_blobs(root: Root, oids: Mapping[str, str]) -> dict[str, bytes]:
     """Blobs by object id (`oids`: any key -> id) with one `git cat-file --batch`."""
     blobs = Blobs(root)
     try:
@@ -548,7 +552,7 @@ class Tree:
     """A revision's files or the index's: repository path -> Entry, with the blobs read by one
     `git cat-file --batch` process (close it with `close`)."""
 
-    def __init__(self, root: Path, entries: dict[str, Entry], revision: str | None) -> None:
+    def __init__(self, root: Root, entries: dict[str, Entry], revision: str | None) -> None:
         self.root = root
         self.entries = entries
         self.revision = revision  # None: the index
@@ -558,7 +562,7 @@ class Tree:
         self._children: dict[str, set[str]] | None = None
 
     @classmethod
-    def of_revision(cls, root: Path, revision: str) -> Tree:
+    def of_revision(cls, root: Root, revision: str) -> Tree:
         fields = _fields(git(root, "ls-tree", "-r", "-z", "--full-tree", revision))
         entries = {}
         for field in filter(None, fields):
@@ -568,7 +572,7 @@ class Tree:
         return cls(root, entries, revision)
 
     @classmethod
-    def of_index(cls, root: Path) -> Tree:
+    def of_index(cls, root: Root) -> Tree:
         entries = {}
         for field in filter(None, _fields(git(root, "ls-files", "-s", "-z", "--full-name"))):
             info, path = field.split("\t", 1)
@@ -626,7 +630,7 @@ class WorkTreeListing(NamedTuple):
     untracked: list[str]
 
     @classmethod
-    def of(cls, root: Path) -> WorkTreeListing:
+    def of(cls, root: Root) -> WorkTreeListing:
         """One `git ls-files --cached --others` in the work tree `root` (its top): `-s -v`
         tags each index entry (`TAG MODE OID STAGE<TAB>PATH`) and each other file (`? PATH`,
         a tag no index entry has)."""
@@ -650,14 +654,15 @@ class WorkTree:
 
     revision = None
 
-    def __init__(self, root: Path, listing: WorkTreeListing | None = None) -> None:
+    def __init__(self, root: Root, listing: WorkTreeListing | None = None) -> None:
         """`listing`: what git says of the work tree `root`, when already asked (else git is
         asked here)."""
         self.root = root
         self.label = "in the working tree"
         listing = WorkTreeListing.of(root) if listing is None else listing
         index, unwatched, untracked = listing.entries, listing.unwatched, set(listing.untracked)
-        on_disk = {path for path in index.keys() | untracked if os.path.lexists(root / path)}
+        listed = index.keys() | untracked
+        on_disk = {path for path in listed if os.path.lexists(os.path.join(root, path))}
         # `git diff` takes the files git is told not to look at as unchanged: those on disk are
         # compared anyway (`unwatched`); those a sparse checkout leaves out hold the index's.
         self.unwatched = unwatched & on_disk
@@ -709,7 +714,7 @@ class WorkTree:
         contents = self._index.read([p for p in paths if p in self._index.entries])
         for path in paths:
             if path not in contents:
-                contents[path] = read_regular_file(str(self.root / path)).data
+                contents[path] = read_regular_file(os.path.join(self.root, path)).data
         return contents
 
     def close(self) -> None:
@@ -866,7 +871,7 @@ def not_a_file(kind: str | None, path: str, *, through_link: bool) -> str:
 
 
 def transformed_paths(
-    root: Path, paths: Iterable[str], revision: str | None, cached: bool
+    root: Root, paths: Iterable[str], revision: str | None, cached: bool
 ) -> dict[str, list[str]]:
     """path -> the attributes (`filter=lfs`, ...) that make a checkout's bytes differ from the
     committed ones, as git reads .gitattributes: from `revision`'s tree (through a temporary
@@ -891,7 +896,7 @@ def transformed_paths(
 
 
 def _attributes(
-    root: Path,
+    root: Root,
     args: list[str],
     request: bytes,
     env: Mapping[str, str] | None,
@@ -1085,7 +1090,7 @@ def checkout_problems(
         if no_attribute_can_apply(top, targets):
             continue  # git would say nothing: no process started
         try:
-            found.update(transformed_paths(Path(top), targets, None, False))
+            found.update(transformed_paths(top, targets, None, False))
         except GitError as error:
             raise repository_refused(top, error) from None
     return [
