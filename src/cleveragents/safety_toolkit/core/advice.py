@@ -46,13 +46,14 @@ def overruled_automation_flags(document: Mapping[str, Any]) -> Iterator[Advised]
     """Each flag an action's automation profile states that its safety profile decides
     otherwise (spec, "Precedence over AutomationProfile"); every such flag when the action
     sets no safety profile."""
+    automation = document.get("automation_profile")
+    if not isinstance(automation, Mapping):
+        return
+    # Imported only for an action that has an automation profile: a profile's check stays lean.
     from cleveragents.domain.models.core.document_values import profile_values
     from cleveragents.domain.models.core.rendering import yaml_value
     from cleveragents.reading.field_facts import automation_profile_yields
 
-    automation = document.get("automation_profile")
-    if not isinstance(automation, Mapping):
-        return
     profile: Mapping[str, Any] | None = document.get("safety_profile")
     for flag in automation_profile_yields():
         if flag not in automation:
