@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 import pytest_lsp
 from conftest import REPO_ROOT, console_script
 from lsp_expectations import EXAMPLE_FILES, Shown, editor_text, expected_diagnostics, units
+from lsp_sessions import Servers, close_text, open_text, servers_fixture, tidy
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -42,26 +44,29 @@ async def start(
 
 
 ENCODINGS: dict[int, str] = {}  # by id(client): the position encoding the server chose
+# One server for each editor, shared by the file's tests (tests/lsp_sessions.py).
+servers = servers_fixture(SERVER)
+in_the_files_loop = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), params=list(CLIENTS))
-async def editor(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> AsyncIterator[None]:
+@pytest_asyncio.fixture(loop_scope="module", params=list(CLIENTS))
+async def editor(request: pytest.FixtureRequest, servers: Servers) -> AsyncIterator[LanguageClient]:
     """A session with one editor's recorded capabilities."""
-    result = await start(lsp_client, request.param)
-    assert result.capabilities.position_encoding == CLIENTS[request.param]
-    ENCODINGS[id(lsp_client)] = CLIENTS[request.param]
-    yield
-    await lsp_client.shutdown_session()
+    client = await servers.session(request.param, REPO_ROOT)
+    assert servers.results[id(client)].capabilities.position_encoding == CLIENTS[request.param]
+    ENCODINGS[id(client)] = CLIENTS[request.param]
+    yield client
+    await tidy(client)
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def vscode(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client, "visual-studio-code@1.65.2")
-    yield
-    await lsp_client.shutdown_session()
+@pytest_asyncio.fixture(loop_scope="module")
+async def vscode(servers: Servers) -> AsyncIterator[LanguageClient]:
+    client = await servers.session("visual-studio-code@1.65.2", REPO_ROOT)
+    yield client
+    await tidy(client)
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), loop_scope="module")
 async def uninitialized(lsp_client: LanguageClient) -> AsyncIterator[None]:
     """A started server the test initializes itself."""
     yield
@@ -119,11 +124,7 @@ def as_shown(diagnostic: lsp.Diagnostic) -> Shown:
 
 
 def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
-    uri = path.as_uri()
-    client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "yaml", version, text))
-    )
-    return uri
+    return open_text(client, path.as_uri(), text, version)
 
 
 def change_document(client: LanguageClient, uri: str, text: str, version: int) -> None:
@@ -135,7 +136,7 @@ def change_document(client: LanguageClient, uri: str, text: str, version: int) -
     )
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_every_example_shows_what_check_reports(editor: LanguageClient) -> None:
     expected = expected_diagnostics(EXAMPLE_FILES, ENCODINGS[id(editor)])
     assert any(expected.values())  # the comparison has something to compare
@@ -145,7 +146,7 @@ async def test_every_example_shows_what_check_reports(editor: LanguageClient) ->
         assert [as_shown(d) for d in diagnostics] == expected[path], path
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_column_after_non_ascii_text_is_in_the_clients_units(
     editor: LanguageClient, tmp_path: Path
 ) -> None:
@@ -159,7 +160,7 @@ async def test_a_column_after_non_ascii_text_is_in_the_clients_units(
     assert diagnostic.code == "yaml.ambiguous-scalar"
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_other_yaml_files_get_nothing(vscode: LanguageClient) -> None:
     lsp_client = vscode
     profile = REPO_ROOT / "examples" / "invalid" / "cost_order.safety_profile.yaml"
@@ -169,7 +170,7 @@ async def test_other_yaml_files_get_nothing(vscode: LanguageClient) -> None:
     assert other not in lsp_client.diagnostics
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_an_edit_shows_then_clears_a_problem_and_close_clears_all(
     vscode: LanguageClient, tmp_path: Path
 ) -> None:
@@ -184,9 +185,7 @@ async def test_an_edit_shows_then_clears_a_problem_and_close_clears_all(
         found = await shown(lsp_client, uri, before)
         assert [d.code for d in found] == ["schema.cost-order"] * expected
     before = awaiting(lsp_client, uri)
-    lsp_client.text_document_did_close(
-        lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri))
-    )
+    close_text(lsp_client, uri)
     assert await shown(lsp_client, uri, before) == []
 
 
@@ -214,7 +213,7 @@ async def codes_after_opening(client: LanguageClient, path: Path, text: str) -> 
     return [str(d.code) for d in await shown(client, open_document(client, path, text))]
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_bad_buffers_get_a_diagnostic_and_the_server_goes_on(
     vscode: LanguageClient, tmp_path: Path
 ) -> None:
@@ -230,7 +229,7 @@ async def test_bad_buffers_get_a_diagnostic_and_the_server_goes_on(
         assert await codes_after_opening(vscode, path, text) == codes, name
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_byte_rules_come_from_the_file_while_the_buffer_shows_it(
     vscode: LanguageClient, tmp_path: Path
 ) -> None:
@@ -251,7 +250,7 @@ async def test_byte_rules_come_from_the_file_while_the_buffer_shows_it(
     assert [d.code for d in await shown(vscode, uri, before)] == ["yaml.ambiguous-scalar"]
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_file_deleted_while_open_is_still_checked(
     vscode: LanguageClient, tmp_path: Path
 ) -> None:
@@ -307,7 +306,7 @@ CONFUSED_KEY = "\u0455\u0430f\u0435ty_profile"  # Cyrillic s, a and e
 MERGE_KEY = REPO_ROOT / "examples" / "invalid" / "merge_key.safety_profile.yaml"
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 @pytest.mark.parametrize(
     ("name", "text", "rule", "titles", "fixed"),
     [
@@ -395,7 +394,7 @@ async def test_a_quick_fix_makes_the_edit_the_message_asks_for(
 # -- loosening while you type --------------------------------------------------------------------
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_field_that_loosens_against_head_is_noted_in_diffs_words(
     uninitialized: LanguageClient, tmp_path: Path
 ) -> None:
@@ -427,7 +426,7 @@ async def test_a_field_that_loosens_against_head_is_noted_in_diffs_words(
     )
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_file_git_transforms_at_checkout_is_reported_as_check_reports_it(
     uninitialized: LanguageClient, tmp_path: Path
 ) -> None:
@@ -454,7 +453,7 @@ async def test_a_file_git_transforms_at_checkout_is_reported_as_check_reports_it
     assert [(d.code, d.message) for d in await shown(uninitialized, uri)] == expected
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_changes_typed_in_quick_succession_are_checked_once_as_the_last_one(
     uninitialized: LanguageClient, tmp_path: Path
 ) -> None:
@@ -469,7 +468,7 @@ async def test_changes_typed_in_quick_succession_are_checked_once_as_the_last_on
     assert [d.code for d in await shown(uninitialized, uri, before)] == ["schema.extra-forbidden"]
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_file_below_the_floor_shows_what_check_reports(
     uninitialized: LanguageClient, tmp_path: Path
 ) -> None:

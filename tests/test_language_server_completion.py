@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 import pytest_lsp
 from conftest import PROFILE_SCHEMA_PATH, REPO_ROOT, SCHEMA_DIR
 from lsp_client import LanguageServerClient
 from lsp_expectations import units
+from lsp_sessions import Servers, servers_fixture, tidy
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 from test_language_server import SERVER, open_document, start
@@ -38,15 +40,20 @@ ENCODINGS = {
 SESSION: dict[int, str] = {}  # by id(client): the client's recorded capabilities
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), params=list(ENCODINGS))
-async def editor(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client, request.param)
-    SESSION[id(lsp_client)] = request.param
-    yield
-    await lsp_client.shutdown_session()
+# One server for each editor, shared by the file's tests (tests/lsp_sessions.py).
+servers = servers_fixture(SERVER)
+in_the_files_loop = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_asyncio.fixture(loop_scope="module", params=list(ENCODINGS))
+async def editor(request: pytest.FixtureRequest, servers: Servers) -> AsyncIterator[LanguageClient]:
+    client = await servers.session(request.param, REPO_ROOT)
+    SESSION[id(client)] = request.param
+    yield client
+    await tidy(client)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), loop_scope="module")
 async def uninitialized(lsp_client: LanguageClient) -> AsyncIterator[None]:
     yield
     await lsp_client.shutdown_session()
@@ -85,7 +92,7 @@ def documentation(item: lsp.CompletionItem) -> str:
     return docs.value if isinstance(docs, lsp.MarkupContent) else str(docs)
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_after_a_new_line_every_field_not_written_is_offered_with_its_schema_words(
     editor: LanguageClient, tmp_path: Path
 ) -> None:
@@ -113,7 +120,7 @@ async def test_after_a_new_line_every_field_not_written_is_offered_with_its_sche
         assert item.text_edit.range == lsp.Range(lsp.Position(2, 0), lsp.Position(2, 0))
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_partly_typed_key_is_replaced_and_a_written_key_never_offered(
     editor: LanguageClient, tmp_path: Path
 ) -> None:
@@ -129,7 +136,7 @@ async def test_a_partly_typed_key_is_replaced_and_a_written_key_never_offered(
     assert await complete(editor, nothing, 0, 9) == []
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 @pytest.mark.parametrize(
     ("line", "labels", "details"),
     [
@@ -149,7 +156,7 @@ async def test_values_are_offered_with_which_is_stricter(
     assert [item.detail for item in items] == details
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_categories_used_in_the_workspace_are_offered_in_a_list(
     uninitialized: LanguageClient, tmp_path: Path
 ) -> None:
@@ -184,7 +191,7 @@ async def test_categories_used_in_the_workspace_are_offered_in_a_list(
     assert item.text_edit.range == lsp.Range(lsp.Position(4, 4), lsp.Position(4, 5))
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_an_action_is_offered_its_fields_and_its_profiles_below_safety_profile(
     editor: LanguageClient, tmp_path: Path
 ) -> None:
@@ -198,7 +205,7 @@ async def test_an_action_is_offered_its_fields_and_its_profiles_below_safety_pro
     assert [item.label for item in top] == [f for f in ACTION["properties"] if f not in written]
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_hover_says_what_the_field_does_its_default_and_which_way_is_stricter(
     editor: LanguageClient, tmp_path: Path
 ) -> None:
@@ -215,7 +222,7 @@ async def test_hover_says_what_the_field_does_its_default_and_which_way_is_stric
     assert await hover_text(editor, open_document(editor, tmp_path / "x.yaml", text), 0, 3) == ""
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_hover_shows_the_floors_value_and_values_below_it_are_marked(
     uninitialized: LanguageClient, tmp_path: Path
 ) -> None:
@@ -246,7 +253,7 @@ async def test_hover_shows_the_floors_value_and_values_below_it_are_marked(
     }
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_the_workspaces_categories_are_found_with_one_git_per_repository(
     tmp_path: Path,
 ) -> None:

@@ -17,11 +17,13 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 import pytest_lsp
 from conftest import console_script
 from git_repos import git, new_repository, write_files
 from hostile_git import ACTION, STRICT, hostile_repository, trace, traces_left
 from lsp_client import LanguageServerClient
+from lsp_sessions import Servers, open_text, servers_fixture, tidy
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from test_language_server import awaiting, change_document, shown
@@ -185,7 +187,7 @@ def test_a_message_written_a_byte_at_a_time_is_read(
 
 
 # -- the real server through pytest-lsp, as an editor --------------------------------------------
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), loop_scope="module")
 async def client(lsp_client: LanguageClient) -> AsyncIterator[LanguageClient]:
     """A started server; each test initializes it with the folder it opens."""
     yield lsp_client
@@ -203,10 +205,26 @@ async def start(client: LanguageClient, root: Path) -> None:
 
 
 def open_uri(client: LanguageClient, uri: str, text: str) -> str:
-    client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "yaml", 1, text))
-    )
-    return uri
+    return open_text(client, uri, text)
+
+
+# One server for the tests whose files need no workspace of their own: it is opened in an empty
+# folder, their files are in their own tmp_path (tests/lsp_sessions.py).
+servers = servers_fixture(SERVER)
+in_the_files_loop = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("workspace")
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def editor(servers: Servers, workspace: Path) -> AsyncIterator[LanguageClient]:
+    """The file's shared server, as VS Code opened in an empty folder."""
+    client = await servers.session("visual-studio-code@1.65.2", workspace)
+    yield client
+    await tidy(client)
 
 
 def check(cwd: Path, *args: str) -> list[tuple[int, int, str, str]]:
@@ -231,7 +249,7 @@ def placed(diagnostics: list[lsp.Diagnostic]) -> list[tuple[int, int, str, str]]
 
 
 # -- no command a folder's configuration names runs ----------------------------------------------
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_opening_and_saving_in_a_hostile_repository_runs_nothing(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -257,7 +275,7 @@ async def test_opening_and_saving_in_a_hostile_repository_runs_nothing(
     assert traces_left(traces) == []
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_git_never_reads_the_editors_messages(client: LanguageClient, tmp_path: Path) -> None:
     """A repository configured to include `/dev/stdin`: git would read its configuration from
     the server's standard input, the editor's messages, and the server would wait forever."""
@@ -271,7 +289,7 @@ async def test_git_never_reads_the_editors_messages(client: LanguageClient, tmp_
     assert [d.code for d in await shown(client, uri, before)] == ["schema.extra-forbidden"]
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 @pytest.mark.parametrize("included", ["/dev/stdout", "/proc/self/fd/2"])
 async def test_git_never_waits_for_its_own_output(
     client: LanguageClient, tmp_path: Path, included: str
@@ -396,7 +414,7 @@ def shown_warnings(client: LanguageClient) -> list[str]:
     return [m.message for m in client.messages if m.type == lsp.MessageType.Warning]
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 @pytest.mark.parametrize(
     ("uri", "reason"),
     [
@@ -408,18 +426,17 @@ def shown_warnings(client: LanguageClient) -> list[str]:
     ],
 )
 async def test_a_file_uri_that_names_no_file_is_refused_in_a_warning(
-    client: LanguageClient, tmp_path: Path, uri: str, reason: str
+    editor: LanguageClient, tmp_path: Path, uri: str, reason: str
 ) -> None:
-    await start(client, tmp_path)
-    open_uri(client, uri, "max_retries_per_step: yes\n")
-    after = open_uri(client, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
-    assert [d.code for d in await shown(client, after)] == ["schema.extra-forbidden"]
-    [warning] = shown_warnings(client)
+    open_uri(editor, uri, "max_retries_per_step: yes\n")
+    after = open_uri(editor, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
+    assert [d.code for d in await shown(editor, after)] == ["schema.extra-forbidden"]
+    [warning] = shown_warnings(editor)
     assert warning == f"safety-profile: {uri!r} is not checked: it {reason}" or reason in warning
-    assert uri not in client.diagnostics
+    assert uri not in editor.diagnostics
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 @pytest.mark.parametrize(
     "uri",
     [
@@ -432,20 +449,19 @@ async def test_a_file_uri_that_names_no_file_is_refused_in_a_warning(
     ],
 )
 async def test_another_uri_is_refused_in_the_log(
-    client: LanguageClient, tmp_path: Path, uri: str
+    editor: LanguageClient, tmp_path: Path, uri: str
 ) -> None:
-    await start(client, tmp_path)
-    open_uri(client, uri, "max_retries_per_step: yes\n")
-    after = open_uri(client, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
-    assert [d.code for d in await shown(client, after)] == ["schema.extra-forbidden"]
-    assert shown_warnings(client) == []
-    [logged] = [m.message for m in client.log_messages if uri in m.message or "is not" in m.message]
+    open_uri(editor, uri, "max_retries_per_step: yes\n")
+    after = open_uri(editor, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
+    assert [d.code for d in await shown(editor, after)] == ["schema.extra-forbidden"]
+    assert shown_warnings(editor) == []
+    [logged] = [m.message for m in editor.log_messages if uri in m.message or "is not" in m.message]
     assert logged.startswith(f"safety-profile: {uri!r} is not checked: it ")
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_name_that_is_not_utf8_is_checked_as_check_checks_it(
-    client: LanguageClient, tmp_path: Path
+    editor: LanguageClient, tmp_path: Path
 ) -> None:
     """`caf%E9` is the name's own bytes: the file is read (its Latin-1 bytes are what the
     editor shows decoded, `yaml.encoding`), as `check` reads it."""
@@ -453,15 +469,14 @@ async def test_a_name_that_is_not_utf8_is_checked_as_check_checks_it(
     text = "allowed_skill_categories: [caf\xe9]\n"
     with open(os.path.join(os.fsencode(tmp_path), name), "wb") as stream:
         stream.write(text.encode("latin-1"))
-    await start(client, tmp_path)
     uri = tmp_path.as_uri() + "/caf%E9.safety_profile.yaml"
-    diagnostics = await shown(client, open_uri(client, uri, text))
+    diagnostics = await shown(editor, open_uri(editor, uri, text))
     assert placed(diagnostics) == check(tmp_path, os.fsdecode(name))
     assert [d.code for d in diagnostics] == ["yaml.encoding"]
 
 
 # -- kinds by the path in the repository ----------------------------------------------------------
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_an_action_is_an_action_with_the_editor_opened_in_its_folder(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -473,7 +488,7 @@ async def test_an_action_is_an_action_with_the_editor_opened_in_its_folder(
     assert [d.code for d in diagnostics] == ["yaml.ambiguous-scalar"]
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_file_in_a_folder_that_is_not_actions_in_the_repository_is_no_action(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -488,7 +503,7 @@ async def test_a_file_in_a_folder_that_is_not_actions_in_the_repository_is_no_ac
     assert (repository / "deploy" / "config.yaml").as_uri() not in client.diagnostics
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_folder_that_links_to_another_keeps_its_name(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -509,7 +524,7 @@ async def test_a_folder_that_links_to_another_keeps_its_name(
 
 
 # -- profiles that are links ----------------------------------------------------------------------
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_editing_a_profile_that_is_a_link_notes_what_loosens_against_head(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -530,7 +545,7 @@ async def test_editing_a_profile_that_is_a_link_notes_what_loosens_against_head(
     assert note.severity == lsp.DiagnosticSeverity.Information
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_profile_that_links_out_of_the_repository_is_refused_unread(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -552,7 +567,7 @@ async def test_a_profile_that_links_out_of_the_repository_is_refused_unread(
 
 
 # -- quick fixes that would loosen are not offered ---------------------------------------------
-@pytest.mark.asyncio
+@in_the_files_loop
 @pytest.mark.parametrize(
     ("text", "rule"),
     [
@@ -571,13 +586,12 @@ async def test_a_profile_that_links_out_of_the_repository_is_refused_unread(
     ],
 )
 async def test_no_quick_fix_that_would_loosen_or_break_is_offered(
-    client: LanguageClient, tmp_path: Path, text: str, rule: str | None
+    editor: LanguageClient, tmp_path: Path, text: str, rule: str | None
 ) -> None:
-    await start(client, tmp_path)
-    uri = open_uri(client, (tmp_path / "prod.safety_profile.yaml").as_uri(), text)
-    diagnostics = await shown(client, uri)
+    uri = open_uri(editor, (tmp_path / "prod.safety_profile.yaml").as_uri(), text)
+    diagnostics = await shown(editor, uri)
     assert [d.code for d in diagnostics] == [rule or "yaml.ambiguous-scalar"]
-    actions = await client.text_document_code_action_async(
+    actions = await editor.text_document_code_action_async(
         lsp.CodeActionParams(
             lsp.TextDocumentIdentifier(uri),
             diagnostics[0].range,
@@ -590,19 +604,18 @@ async def test_no_quick_fix_that_would_loosen_or_break_is_offered(
         assert "did you mean" not in diagnostics[0].message
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_code_action_at_any_column_of_a_long_line_is_answered(
-    client: LanguageClient, tmp_path: Path
+    editor: LanguageClient, tmp_path: Path
 ) -> None:
     """The editor names the column; the server finds it in one pass over the line."""
-    await start(client, tmp_path)
     text = "max_retries_per_step: 010  # " + "x" * 800_000 + "\n"
-    uri = open_uri(client, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
-    [diagnostic] = await shown(client, uri)
+    uri = open_uri(editor, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
+    [diagnostic] = await shown(editor, uri)
     far = lsp.Range(lsp.Position(0, 800_000), lsp.Position(0, 800_001))
     asked = lsp.Diagnostic(far, "x", code=diagnostic.code, source=diagnostic.source)
     actions = await asyncio.wait_for(
-        client.text_document_code_action_async(
+        editor.text_document_code_action_async(
             lsp.CodeActionParams(
                 lsp.TextDocumentIdentifier(uri), far, lsp.CodeActionContext(diagnostics=[asked])
             )
@@ -612,7 +625,7 @@ async def test_a_code_action_at_any_column_of_a_long_line_is_answered(
     assert not actions  # nothing there to fix
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 @pytest.mark.parametrize(
     ("text", "line"),
     [
@@ -625,15 +638,14 @@ async def test_a_code_action_at_any_column_of_a_long_line_is_answered(
     ids=["flow", "block"],
 )
 async def test_completion_on_a_long_line_is_answered(
-    client: LanguageClient, tmp_path: Path, text: str, line: int
+    editor: LanguageClient, tmp_path: Path, text: str, line: int
 ) -> None:
     """A profile from anywhere may hold such a line; completion comes as you type."""
-    await start(client, tmp_path)
-    uri = open_uri(client, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
-    await shown(client, uri)
+    uri = open_uri(editor, (tmp_path / "long.safety_profile.yaml").as_uri(), text)
+    await shown(editor, uri)
     position = lsp.Position(line, len(text.split("\n")[line]))
     result = await asyncio.wait_for(
-        client.text_document_completion_async(
+        editor.text_document_completion_async(
             lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), position)
         ),
         timeout=20,
@@ -641,23 +653,22 @@ async def test_completion_on_a_long_line_is_answered(
     assert isinstance(result, lsp.CompletionList)
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_a_change_that_cannot_be_applied_is_logged_and_the_server_goes_on(
-    client: LanguageClient, tmp_path: Path
+    editor: LanguageClient, tmp_path: Path
 ) -> None:
-    await start(client, tmp_path)
     never_opened = (tmp_path / "never.safety_profile.yaml").as_uri()
-    change_document(client, never_opened, "a: 1\n", 2)
-    after = open_uri(client, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
-    assert [d.code for d in await shown(client, after)] == ["schema.extra-forbidden"]
-    [logged] = [m.message for m in client.log_messages if "cannot be applied" in m.message]
+    change_document(editor, never_opened, "a: 1\n", 2)
+    after = open_uri(editor, (tmp_path / "b.safety_profile.yaml").as_uri(), "a: 1\n")
+    assert [d.code for d in await shown(editor, after)] == ["schema.extra-forbidden"]
+    [logged] = [m.message for m in editor.log_messages if "cannot be applied" in m.message]
     assert logged.startswith(
         f"safety-profile: {never_opened!r}: the editor's textDocument/didChange"
     )
-    assert shown_warnings(client) == []
+    assert shown_warnings(editor) == []
 
 
-@pytest.mark.asyncio
+@in_the_files_loop
 async def test_outside_a_repository_the_kind_does_not_depend_on_the_folder_opened(
     client: LanguageClient, tmp_path: Path
 ) -> None:
