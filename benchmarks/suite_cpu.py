@@ -3,9 +3,9 @@
 Run from the repository root, in the project's virtual environment:
 
     .venv/bin/python benchmarks/suite_cpu.py                      # the suite, as the README runs it
-    .venv/bin/python benchmarks/suite_cpu.py tests/test_sarif.py  # some files, one pytest run
+    .venv/bin/python benchmarks/suite_cpu.py tests/formats/test_sarif.py  # files: one pytest run
     .venv/bin/python benchmarks/suite_cpu.py --per-file           # one `-n 0` run per file, ranked
-    .venv/bin/python benchmarks/suite_cpu.py --per-file tests/test_a.py tests/test_b.py
+    .venv/bin/python benchmarks/suite_cpu.py --per-file tests/cli/test_cli.py tests/lsp/*.py
     .venv/bin/python benchmarks/suite_cpu.py -- -n 3              # pytest options after `--`
 
 CPU seconds are the user + system time of pytest and everything it starts (language servers,
@@ -66,7 +66,7 @@ def run_pytest(arguments: list[str]) -> Cost:
 
 def test_files() -> list[str]:
     return sorted(
-        path.relative_to(REPO_ROOT).as_posix() for path in REPO_ROOT.glob("tests/test_*.py")
+        path.relative_to(REPO_ROOT).as_posix() for path in REPO_ROOT.glob("tests/*/test_*.py")
     )
 
 

@@ -1,6 +1,6 @@
 """How fast a VS Code user sees the hook's verdict: in a real VS Code (code-server with the
-extension's .vsix, in headless chromium, as tests/test_editor_vscode.py runs it), the time from
-opening a profile to its squiggles, and from a keystroke to the squiggles it makes or clears.
+extension's .vsix, in headless chromium, as tests/editors/test_editor_vscode.py runs it), the time
+from opening a profile to its squiggles, and from a keystroke to the squiggles it makes or clears.
 
 Run from the repository root, in the project's virtual environment, after .ci/install-vscode-tools
 and `npm ci` in editors/vscode:

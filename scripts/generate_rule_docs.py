@@ -6,8 +6,8 @@ field tables of docs/loosening.md and docs/floor.md from the field facts
 
     .venv/bin/python scripts/generate_rule_docs.py
 
-tests/test_rules_command.py and tests/test_field_facts.py fail when a committed page differs from
-what this writes."""
+tests/cli/test_rules_command.py and tests/schema/test_field_facts.py fail when a committed page
+differs from what this writes."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ field at its default, each a numbered tab stop (`${1:[]}`, `${2:true}`, ...). Th
 
     .venv/bin/python scripts/generate_snippets.py
 
-tests/test_schema_snippets.py fails when the committed schema differs from what this writes.
+tests/schema/test_schema_snippets.py fails when the committed schema differs from what this writes.
 Only the one `bodyText` string is replaced; the rest of the file keeps its layout. After running
 it, `pip install -e .` again (the environment holds a copy of schema/).
 """

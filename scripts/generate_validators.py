@@ -5,8 +5,8 @@ Run from the repository root after changing a schema:
 
     .venv/bin/python scripts/generate_validators.py
 
-`tests/test_generated_validators.py` generates into a scratch folder and fails when a single
-byte differs from what is committed, as for the models (`datamodel-codegen`).
+`tests/generated/test_generated_validators.py` generates into a scratch folder and fails when a
+single byte differs from what is committed, as for the models (`datamodel-codegen`).
 
 The schemas are draft 2020-12 and fastjsonschema implements draft 07. They agree on every
 keyword the schemas use (listed below), so the code decides what a draft 2020-12 validator

@@ -12,9 +12,9 @@ extra has them). In order, stopping at the first failure with a message that say
    Unreleased entries move under `## [VERSION] - TODAY` (Keep a Changelog), with an empty
    Unreleased section above; the schemas' `$id`s (the output schemas' too, and their `$ref`s to
    the profile schema), the SchemaStore entry's `url` and the page that shows them name the new
-   tag (`.../cleveragents-safety-profile/vVERSION/...`), as tests/test_editor_files.py requires,
-   and so does the modeline `safety-profile init` writes (`SCHEMA_REVISION` in starter.py, the
-   default branch until the first release);
+   tag (`.../cleveragents-safety-profile/vVERSION/...`), as tests/editors/test_editor_files.py
+   requires, and so does the modeline `safety-profile init` writes (`SCHEMA_REVISION` in starter.py,
+   the default branch until the first release);
 3. `python -m build` writes the sdist and the wheel to dist/;
 4. `twine check --strict` checks their metadata, and the script checks what they hold: the
    LICENSE in both, the changelog in the sdist, and in the wheel the schemas (byte for byte as in
@@ -139,7 +139,7 @@ def bump_schema_urls(old: Version, new: Version) -> None:
         if f"{REPOSITORY_URL}/v{old}/" not in text:
             raise ReleaseError(
                 f"{path.relative_to(ROOT)} does not name the schemas' URL at v{old}: "
-                "put it back as tests/test_editor_files.py expects"
+                "put it back as tests/editors/test_editor_files.py expects"
             )
         bumped = text.replace(f"{REPOSITORY_URL}/v{old}/", f"{REPOSITORY_URL}/v{new}/")
         path.write_text(bumped, encoding="utf-8")

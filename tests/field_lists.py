@@ -1,7 +1,7 @@
 """The field lists tests use, derived from the schema; the spec's table is written here once.
 
 `SPEC_FIELDS` is the only hand-written list of fields in the tests: the specification's table
-(name, JSON type, default), which `tests/test_field_lists.py` compares with the schema. Every
+(name, JSON type, default), which `tests/schema/test_field_lists.py` compares with the schema. Every
 other list a test needs comes from the schema's properties and their `x-strictness` facts, so a
 new field in the schema reaches every test that loops over fields without a test edit.
 """

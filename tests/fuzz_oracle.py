@@ -1,7 +1,7 @@
-"""The fuzzing oracle, shared by tests/test_hardening.py, tests/test_yaml_test_suite.py and
-fuzz/fuzz_check.py: a check must never raise, nothing the schema rejects may ever load as a
-model, the commands' validator (no pydantic) reports exactly the problems the models' path
-reports, and
+"""The fuzzing oracle, shared by tests/reading/test_hardening.py,
+tests/reading/test_yaml_test_suite.py and fuzz/fuzz_check.py: a check must never raise, nothing the
+schema rejects may ever load as a model, the commands' validator (no pydantic) reports exactly the
+problems the models' path reports, and
 whatever the loader accepts must mean the same to the other readers of the file: PyYAML's
 `safe_load` (its own pure-Python reader), PyYAML on libyaml, and check-jsonschema's loader
 (ruamel)."""

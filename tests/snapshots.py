@@ -7,7 +7,7 @@ From the repository root, after a change meant to alter what the CLI prints:
     .venv/bin/python -m tests.snapshots --check    # write nothing; exit 1 with a unified diff
 
 then review `git diff` (the snapshots keep output one line per JSON string, so a changed line
-reads as a changed line). tests/test_cli_snapshots.py runs the `--check` comparison, so a
+reads as a changed line). tests/cli/test_cli_snapshots.py runs the `--check` comparison, so a
 change nobody meant fails there with the same diff; it also runs the real console script on a
 few of the commands and compares with the same snapshots, which proves the in-process runs
 here print what a user's run prints.
@@ -249,8 +249,8 @@ FENCED_BLOCK = re.compile(r"^( *)```(\w*)\n(.*?)^\1```$", re.MULTILINE | re.DOTA
 # A console example runs here when its command is `safety-profile` on files of this repository
 # (every YAML file it names exists here): no shell syntax (pipes, redirections, variables,
 # several commands), and not `init`, which writes a file. The others show files made elsewhere
-# (a git history, two versions of a file): tests/test_readme_examples.py's ELSEWHERE says where
-# each is tested; it runs these too, in its copy of the repository.
+# (a git history, two versions of a file): tests/project/test_readme_examples.py's ELSEWHERE says
+# where each is tested; it runs these too, in its copy of the repository.
 SHELL_SYNTAX = re.compile(r"[|&;<>$`*?~]")
 WRITES = {"init"}
 YAML_FILE = re.compile(r"\.ya?ml\Z")

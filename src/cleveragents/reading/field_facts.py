@@ -115,7 +115,7 @@ def _facts(name: str, facts: Any) -> FieldFacts:
 
 
 # Every property of the schema that has an `x-strictness`, in schema order (every property must:
-# `field_facts` says where to add one, and tests/test_field_facts.py fails without).
+# `field_facts` says where to add one, and tests/schema/test_field_facts.py fails without).
 FIELD_FACTS: Mapping[str, FieldFacts] = MappingProxyType(
     {name: _facts(name, STRICTNESS[name]) for name in PROPERTIES if name in STRICTNESS}
 )

@@ -3,7 +3,7 @@
 Two validators give their errors as `FieldError`s, in the models' terms (pydantic's error types
 and the rules' own): the one every command runs (`document_check`, from the code generated from
 the schema) and the models' (`validation`, from pydantic's errors, for the Python API). The
-words, places and rule ids are made here, once, for both; tests/test_command_path_agrees.py
+words, places and rule ids are made here, once, for both; tests/domain/test_command_path_agrees.py
 proves the two give the same errors. Each message says what was found and what is expected,
 suggests the nearest field name for an unknown key, and `true`/`false` for YAML 1.1 words such
 as `yes`. No pydantic here.

@@ -11,7 +11,7 @@ standard library and the field facts (`field_facts`, from the generated code; no
 A problem's `rule` is a `Rule`, a `str` enum: it prints, compares and serialises as its id
 (`Rule.YAML_TAB == "yaml.tab"`), and a rule that is not in this table cannot be named.
 
-Every id has one style (`ID_PATTERN`; tests/test_rule_catalogue.py holds each id to it):
+Every id has one style (`ID_PATTERN`; tests/reading/test_rule_catalogue.py holds each id to it):
 `family.name`, in lower-case ASCII. The family is one word (`file`, `git`, `yaml`,
 `document`, `schema`, `kind`, `floor`, `internal`, `loosens`, `tightens`, `diff`, `advice`:
 the families of `safety_toolkit.core.rule_docs.FAMILIES`); the name's words are joined by `-`
@@ -99,8 +99,8 @@ class Reading(NamedTuple):
 
 class Example(NamedTuple):
     """A file in examples/ the rule refuses, and what the other readers make of it: a row of
-    "What each reader says" (docs/one-file-one-meaning.md), which tests/test_readers_agree.py
-    checks against the real readers."""
+    "What each reader says" (docs/one-file-one-meaning.md), which
+    tests/reading/test_readers_agree.py checks against the real readers."""
 
     case: str  # what the file shows, in a few words
     path: str  # relative to the repository root

@@ -2,8 +2,8 @@
 the path of `diff` and `resolve`, which compare models.
 
 The models' errors become `FieldError`s and are worded by `messages`, as the errors of the
-command paths' validator (`document_check`) are: tests/test_command_path_agrees.py proves that
-both give the same problems for the same document.
+command paths' validator (`document_check`) are: tests/domain/test_command_path_agrees.py proves
+that both give the same problems for the same document.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ reader; but `yaml` cannot be imported without it.
 `seed()`, called before anything imports `yaml` (`cleveragents.reading`'s `__init__`), puts in
 `re`'s cache, under PyYAML's pattern, the same set of characters written as four classes of at
 most two ranges each, which `re` compiles in a fraction of the time. It matches exactly the
-same characters (tests/test_yaml_reader_pattern.py checks every code point); only its
+same characters (tests/reading/test_yaml_reader_pattern.py checks every code point); only its
 `.pattern` differs. Where `re` keeps no such cache (another Python), nothing is seeded and
 PyYAML compiles its own, as before."""
 

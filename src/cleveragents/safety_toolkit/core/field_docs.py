@@ -1,7 +1,7 @@
 """The field tables of docs/loosening.md ("which value is stricter") and docs/floor.md ("at least
 as strict as the floor when"), written from the field facts kept beside the schema
-(`cleveragents.reading.field_facts`) by `scripts/generate_rule_docs.py`; tests/test_field_facts.py
-fails when a committed table differs."""
+(`cleveragents.reading.field_facts`) by `scripts/generate_rule_docs.py`;
+tests/schema/test_field_facts.py fails when a committed table differs."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ _GENERATED_BY = (
 READERS_SECTION = "one-file-one-meaning.md#what-each-reader-says"
 
 # The families of ids, in the order a file meets them, with what each is about: every rule's
-# family is one of them (tests/test_rule_catalogue.py).
+# family is one of them (tests/reading/test_rule_catalogue.py).
 FAMILIES: dict[str, str] = {
     "file": "Files that cannot be read",
     "git": "Files git would not check out as committed (check, diff --git)",
@@ -229,7 +229,7 @@ def _cell(reading: Reading) -> str:
 def readers_table() -> str:
     """The table "What each reader says": for each rule's examples, what our hook,
     check-jsonschema and yaml-language-server say. Each reader's cell starts with its verdict
-    (`error`, `accepts` or `crashes`), which tests/test_readers_agree.py checks."""
+    (`error`, `accepts` or `crashes`), which tests/reading/test_readers_agree.py checks."""
     lines = [
         "| rule | case | example | `safety-profile` (the hook) | check-jsonschema 0.39 | "
         "yaml-language-server 2.0 |",

@@ -5,7 +5,7 @@ A format is a `Reporter` (base.py) that implements the protocol of each command 
 and says, for each of those commands, what it prints (`serves`): each command's `--format`
 choices and help come from the entries alone (`format_names`, `format_help`), so building the
 parser imports no format, and a command imports only the one format it renders with
-(`reporter`). tests/test_formats.py holds each entry's commands to the protocols its class
+(`reporter`). tests/formats/test_formats.py holds each entry's commands to the protocols its class
 implements. Adding a format is adding a module with its `Reporter`, its entry below (and its
 tests).
 """

@@ -46,8 +46,8 @@ class CheckedFiles(NamedTuple):
 
 class Reporter:
     """One output format. Its registry entry (`formats.FORMAT_BY_NAME`) says, for each command
-    whose protocol it implements, what it prints (tests/test_formats.py holds the two to each
-    other)."""
+    whose protocol it implements, what it prints (tests/formats/test_formats.py holds the two to
+    each other)."""
 
     name: ClassVar[str]
 

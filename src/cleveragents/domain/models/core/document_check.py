@@ -3,7 +3,7 @@
 `document_errors(PROFILE, document)` and `document_errors(ACTION, document)` give exactly the
 errors `SafetyProfile.model_validate(document)` and `Action.model_validate(document)` raise, in
 the models' terms (`FieldError`: pydantic's error types, places and values, and the rules' own), so
-`messages` words them alike (tests/test_command_path_agrees.py proves it over generated
+`messages` words them alike (tests/domain/test_command_path_agrees.py proves it over generated
 documents); `check_loaded` makes a loaded file's problems of them. `check`, the hooks, `show`,
 the floors and the language server call it; pydantic, with building the models most of a
 command's start-up, is left to the Python API.

@@ -2,8 +2,8 @@
 values (what the floor compares) and the whole document as `show` prints it.
 
 For a document `document_check` finds no error in, these are the values the model would hold
-and dump (tests/test_command_path_agrees.py proves it): every field the file leaves out at the
-schema's default; categories normalised (`document_rules`) and held as a tuple; costs as floats;
+and dump (tests/domain/test_command_path_agrees.py proves it): every field the file leaves out at
+the schema's default; categories normalised (`document_rules`) and held as a tuple; costs as floats;
 a whole float as an integer where the schema's type is integer; a nested document (an action's
 `safety_profile`) as its own document, and an optional field without a default (an action's
 `description`) left out when absent; keys a schema keeps as written at the end, as written.

@@ -575,7 +575,7 @@ def test_a_floor_given_on_the_command_line_fails_the_same_way(tmp_path: Path) ->
 
 def test_the_ci_step_gives_the_organisations_floor_to_the_review_action() -> None:
     """docs/floor.md's CI step is the review action with the floor and its package as inputs
-    (held besides the repository's floors, --add-floor). tests/test_review_action.py runs the
+    (held besides the repository's floors, --add-floor). tests/hooks/test_review_action.py runs the
     action and checks it picks exactly the files the hooks' patterns pick."""
     ((language, block),) = code_blocks("In CI (GitHub Actions)")
     assert language == "yaml"

@@ -21,7 +21,7 @@ from programs import run_program
 from cleveragents.reading.rules import DOCS_URL, Rule, Severity, rule_anchor
 
 SARIF_SCHEMA = json.loads(
-    (Path(__file__).parent / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
+    (REPO_ROOT / "tests" / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
 )
 # Every format the schema names is checked (`uri` and `uri-reference` need rfc3986-validator).
 VALIDATOR = jsonschema.Draft4Validator(SARIF_SCHEMA, format_checker=jsonschema.FormatChecker())

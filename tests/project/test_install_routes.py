@@ -5,7 +5,7 @@ snippet is used exactly as written, with only this repository's GitHub URL repla
 clone's `file://` URL and `<commit-sha>` by the commit's id. pip installs into a new virtual
 environment (dependencies from the package index, as a user's pip would), the real `pre-commit`
 builds the hooks from the commit; the GitHub Actions route is the review action, which
-tests/test_review_action.py runs.
+tests/hooks/test_review_action.py runs.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def test_pip_from_the_repository_installs_the_command_the_api_and_the_db_extra(
     )
     python = run(f"python -c {shlex.quote(code)}", installed, installed)
     assert python.stdout == f"{VERSION} True SafetyProfile\n", python.stderr
-    # The declaration is step 6 of the database set-up, which tests/test_db_setup.py runs.
+    # The declaration is step 6 of the database set-up, which tests/db/test_db_setup.py runs.
     step_6 = code_blocks("Persistence (optional [db] extra)", "A new application, step by step")
     assert database_block.splitlines()[-1].strip() in {text.strip() for _, text in step_6}
 
@@ -216,7 +216,7 @@ def test_pre_commit_autoupdate_moves_the_commit_pin_to_the_first_tag(tmp_path: P
 
 def test_the_github_actions_route_is_the_review_action() -> None:
     """The README's CI route is this repository's action, pinned by commit, with inputs the
-    action declares; tests/test_review_action.py runs it, with these inputs, against a hostile
+    action declares; tests/hooks/test_review_action.py runs it, with these inputs, against a hostile
     pull request. (The former route ran the pull request's own pre-commit configuration before
     `diff --git origin/main`, which a hook of that configuration could fool.)"""
     (workflow,) = [

@@ -1,7 +1,7 @@
 """A repository is data: no command its own configuration names runs when `check`, `diff --git`,
 the loosening hook or `init` read it (core.fsmonitor, filters, diff drivers, pagers, hooks,
 credential helpers, the promisor remote of a partial clone, ...). Each configured command would
-leave a trace; none may. (The language server's side: tests/test_language_server_hostile.py.)"""
+leave a trace; none may. (The language server's side: tests/lsp/test_language_server_hostile.py.)"""
 
 from __future__ import annotations
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from field_lists import ALLOW_FLAGS, COSTS, FLAGS, SCHEMA_FIELDS
+from field_lists import SCHEMA_FIELDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strictness_changes import CHANGES
 
 from cleveragents.domain.models.core.safety_profile import DEFAULT_SAFETY_PROFILE, SafetyProfile
 from cleveragents.domain.models.core.strictness import (
@@ -18,38 +19,6 @@ from cleveragents.domain.models.core.strictness import (
 )
 
 T, L = Change.TIGHTENS, Change.LOOSENS
-
-# (field, old value, new value, what new does, what old does compared with new).
-CHANGES: list[tuple[str, Any, Any, Change, Change]] = [
-    *[row for flag in FLAGS for row in ((flag, False, True, T, L), (flag, True, False, L, T))],
-    *[
-        row
-        for flag in ALLOW_FLAGS
-        for row in ((flag, True, False, T, L), (flag, False, True, L, T))
-    ],
-    *[
-        row
-        for cost in COSTS
-        for row in (
-            (cost, 100.0, 50.0, T, L),
-            (cost, 50.0, 100.0, L, T),
-            (cost, 100.0, None, L, T),  # null is no limit: the loosest
-            (cost, 0.0, None, L, T),
-            (cost, None, 1000000.0, T, L),
-            (cost, 0.5, 0.0, T, L),
-        )
-    ],
-    ("max_retries_per_step", 5, 3, T, L),
-    ("max_retries_per_step", 3, 5, L, T),
-    ("max_retries_per_step", 0, 1, L, T),
-    ("allowed_skill_categories", ["deploy"], [], L, T),  # [] allows every category
-    ("allowed_skill_categories", [], ["deploy"], T, L),
-    ("allowed_skill_categories", ["deploy", "test"], ["deploy"], T, L),
-    ("allowed_skill_categories", ["deploy"], ["deploy", "test"], L, T),
-    # Adding one and removing another loosens, in both directions.
-    ("allowed_skill_categories", ["deploy", "test"], ["deploy", "ops"], L, L),
-    ("allowed_skill_categories", ["code"], ["test"], L, L),
-]
 
 # (field, old value, new value): equally strict, so no change is reported.
 SAME: list[tuple[str, Any, Any]] = [

@@ -1,8 +1,8 @@
 """The VS Code extension's own files agree with the rest of the repository (no VS Code needed;
-the extension in a real VS Code is tests/test_editor_vscode.py): the files it starts the server
-for are the hooks' files, the globs it gives the YAML extension are the tested VS Code settings',
-its version is the package's, and the schemas it contributes complete fields without reporting a
-single problem of their own."""
+the extension in a real VS Code is tests/editors/test_editor_vscode.py): the files it starts the
+server for are the hooks' files, the globs it gives the YAML extension are the tested VS Code
+settings', its version is the package's, and the schemas it contributes complete fields without
+reporting a single problem of their own."""
 
 from __future__ import annotations
 

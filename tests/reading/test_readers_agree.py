@@ -4,7 +4,7 @@ readers from the catalogue it is written from: each rule's `examples`.
 Every example file is given to our CLI (which must report the example's rule), to the real
 check-jsonschema 0.39 and to the real yaml-language-server 2.0 (opened as an editor opens it, the
 VS Code settings mapping it to its schema); this test fails when a reader's verdict (`error`,
-`accepts` or `crashes`) differs from the catalogue's. tests/test_rules_command.py fails when the
+`accepts` or `crashes`) differs from the catalogue's. tests/cli/test_rules_command.py fails when the
 page's table differs from the catalogue.
 """
 

@@ -31,7 +31,7 @@ NOT_RUN_HERE = {
     ".venv/bin/pip install atheris": "installs atheris from the package index and runs a "
     "million inputs: a long fuzzing run, by hand",
     ".venv/bin/python fuzz/fuzz_readers.py": "100,000 documents through four readers: a long "
-    "fuzzing run, by hand (tests/test_hardening.py runs the same oracle in CI)",
+    "fuzzing run, by hand (tests/reading/test_hardening.py runs the same oracle in CI)",
     ".venv/bin/python scripts/generate_snippets.py": "the recipe for a new field: its `pip "
     "install -e .` would reinstall the environment this suite runs in (the copy's .venv is it); "
     "each generator's output is drift-tested on its own (test_schema_snippets, "
@@ -39,32 +39,33 @@ NOT_RUN_HERE = {
 }
 # Blocks of these subsections run from an empty folder, not the repository root.
 ELSEWHERE = {
-    "A new application, step by step": "tests/test_db_setup.py",
-    "JSONB on PostgreSQL, JSON text elsewhere": "tests/test_db_setup.py",
+    "A new application, step by step": "tests/db/test_db_setup.py",
+    "JSONB on PostgreSQL, JSON text elsewhere": "tests/db/test_db_setup.py",
     # These need files that differ and a git repository with history: made there.
-    "`safety-profile diff`": "tests/test_readme_diff.py",
-    "Against git: `--git REV [PATH...]`": "tests/test_readme_diff.py",
-    "The pre-commit hook `safety-profile-loosening`": "tests/test_readme_diff.py",
-    "In a pull request (GitHub Actions)": "tests/test_readme_diff.py",
-    "In `resolve`": "tests/test_readme_diff.py",
+    "`safety-profile diff`": "tests/git/test_readme_diff.py",
+    "Against git: `--git REV [PATH...]`": "tests/git/test_readme_diff.py",
+    "The pre-commit hook `safety-profile-loosening`": "tests/git/test_readme_diff.py",
+    "In a pull request (GitHub Actions)": "tests/git/test_readme_diff.py",
+    "In `resolve`": "tests/git/test_readme_diff.py",
     # Installs from a clone of this repository at a commit, into new environments.
-    "Install": "tests/test_install_routes.py",
-    "In a database": "tests/test_install_routes.py",
-    "Editors: `safety-profile lsp`": "tests/test_install_routes.py (its pip line)",
+    "Install": "tests/project/test_install_routes.py",
+    "In a database": "tests/project/test_install_routes.py",
+    "Editors: `safety-profile lsp`": "tests/project/test_install_routes.py (its pip line)",
     # Builds the .vsix and installs it into a real VS Code (code-server, whose
     # --install-extension is code's).
-    "VS Code": "tests/test_editor_vscode.py",
-    "The VS Code extension and its test": "tests/test_editor_vscode.py (.ci/run installs first)",
+    "VS Code": "tests/editors/test_editor_vscode.py",
+    "The VS Code extension and its test": "tests/editors/test_editor_vscode.py "
+    "(.ci/run installs first)",
     # A release commits and tags: run in a temporary clone.
-    "Checklist": "tests/test_release.py",
+    "Checklist": "tests/project/test_release.py",
     # Builds a floor package into a wheel and commits in a second repository with pre-commit.
-    "What a developer sees": "tests/test_walkthroughs.py",
+    "What a developer sees": "tests/project/test_walkthroughs.py",
     # docs/installation.md gathers install lines the routes above test (a test keeps each
     # line one of theirs).
-    "The command and the Python package: pip": "tests/test_walkthroughs.py",
-    "The command on its own: pipx": "tests/test_walkthroughs.py",
-    "The extras": "tests/test_walkthroughs.py",
-    "In VS Code: the extension's `.vsix`": "tests/test_walkthroughs.py",
+    "The command and the Python package: pip": "tests/project/test_walkthroughs.py",
+    "The command on its own: pipx": "tests/project/test_walkthroughs.py",
+    "The extras": "tests/project/test_walkthroughs.py",
+    "In VS Code: the extension's `.vsix`": "tests/project/test_walkthroughs.py",
 }
 
 
@@ -130,8 +131,9 @@ def bash(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_every_block_is_run_here_or_elsewhere() -> None:
     languages = {language for _, language, _ in all_blocks()}
     # Files to create (yaml, json, ini), SQL and sample output are checked by the tests that
-    # use them; code is run here, or by tests/test_db_setup.py.
-    # Editors' configuration (lua, toml, elisp) is shown for the editors tests/test_editor_*.py run.
+    # use them; code is run here, or by tests/db/test_db_setup.py.
+    # Editors' configuration (lua, toml, elisp) is shown for the editors that
+    # tests/editors/test_editor_*.py run.
     assert languages <= {
         *("sh", "console", "pycon", "python", "yaml", "json", "ini", "sql", "text"),
         *("lua", "toml", "elisp"),
@@ -204,6 +206,6 @@ def test_python_session_prints_what_the_readme_shows(
 
 def test_readme_persistence_steps_are_run_by_the_setup_test() -> None:
     steps = code_blocks("Persistence (optional [db] extra)", "A new application, step by step")
-    setup_test = (REPO_ROOT / "tests" / "test_db_setup.py").read_text(encoding="utf-8")
+    setup_test = (REPO_ROOT / "tests" / "db" / "test_db_setup.py").read_text(encoding="utf-8")
     assert steps
     assert 'STEPS = "A new application, step by step"' in setup_test

@@ -42,12 +42,12 @@ def test_the_diff_example_is_real_output(tmp_path: Path) -> None:
 
 
 def test_the_git_example_is_the_tested_one() -> None:
-    # tests/test_diff_git.py builds that repository and asserts exactly this output.
+    # tests/git/test_diff_git.py builds that repository and asserts exactly this output.
     assert console("safety-profile diff --git HEAD") == EXPECTED
 
 
 def test_the_pull_request_section_sends_to_the_review_action() -> None:
-    """A pull request is reviewed by the action (tests/test_review_action.py runs it against a
+    """A pull request is reviewed by the action (tests/hooks/test_review_action.py runs it against a
     hostile pull request), not by `diff --git origin/main` after the pull request's own
     pre-commit configuration ran, which a hook of that configuration could fool."""
     text = section_text(SECTION, "In a pull request (GitHub Actions)")

@@ -108,8 +108,9 @@ def test_the_installation_page_is_in_the_sites_index() -> None:
 
 def test_each_install_line_of_the_installation_page_is_a_tested_one() -> None:
     """docs/installation.md gathers the routes: each command is one a tested block of the
-    README or another page runs (tests/test_install_routes.py, tests/test_editor_vscode.py),
-    the pipx line the tested pip line of the lsp extra, run by pipx."""
+    README or another page runs (tests/project/test_install_routes.py,
+    tests/editors/test_editor_vscode.py), the pipx line the tested pip line of the lsp extra, run
+    by pipx."""
     page = REPO_ROOT / "docs" / "installation.md"
     lines = [
         line

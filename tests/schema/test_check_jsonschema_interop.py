@@ -1,7 +1,7 @@
 """Our schema works with the real check-jsonschema, and both agree on every schema-level verdict.
 
 What only our checker catches is asserted too, so the README's list stays true. (How each reader
-reads the YAML itself is tests/test_readers_agree.py's subject.)"""
+reads the YAML itself is tests/reading/test_readers_agree.py's subject.)"""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from git_repos import git, new_repository, write_files
 from programs import run_program
-from test_strictness import CHANGES
+from strictness_changes import CHANGES
 
 RENAMED = """\
 # The team's profile: reviewed by the security team.

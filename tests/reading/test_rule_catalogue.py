@@ -43,9 +43,9 @@ NOT_FROM_FILES = {
     Rule.INTERNAL_ERROR,
     # A floor that cannot be used stops every command with exit status 2 and no report; only
     # the language server, which has no exit status, shows it as a diagnostic (its test in
-    # tests/test_language_server.py, a floor that is missing).
+    # tests/lsp/test_language_server.py, a floor that is missing).
     Rule.FLOOR_UNUSABLE,
-    # The same for a floor outside the repository (exit 2; its tests in tests/test_floor.py).
+    # The same for a floor outside the repository (exit 2; its tests in tests/floor/test_floor.py).
     Rule.FLOOR_OUTSIDE,
 }
 

@@ -1,4 +1,5 @@
-"""The layers import down the stack only, exactly as docs/architecture.md draws them.
+"""The layers import down the stack only, exactly as docs/architecture.md draws them; the
+tests' folders are its table's ("The tests").
 
 Across the project: reading -> domain -> safety_toolkit (and persistence beside it); no package
 imports one above it, and no two modules of domain/ import each other.
@@ -22,6 +23,7 @@ ones too."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -111,6 +113,18 @@ def test_the_toolkit_is_the_folders_of_the_table() -> None:
     folders = {path.name for path in toolkit.iterdir() if (path / "__init__.py").exists()}
     loose = {path.name for path in toolkit.glob("*.py")}
     assert (folders, loose) == (set(MAY_IMPORT), {"__init__.py", "__main__.py"})
+
+
+def test_every_test_file_is_in_a_folder_of_the_tests_table() -> None:
+    """docs/architecture.md, "The tests": each test file in the folder of the part it tests,
+    and the folders exactly the table's rows."""
+    page = (REPO_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = page.split("## The tests", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| `([a-z]+)/` \|", table, flags=re.MULTILINE))
+    tests = REPO_ROOT / "tests"
+    holding = {path.parent.name for path in tests.glob("*/test_*.py")}
+    assert sorted(path.name for path in tests.glob("test_*.py")) == []
+    assert holding == listed
 
 
 @pytest.mark.parametrize("name", sorted(MAY_IMPORT))

@@ -62,7 +62,7 @@ def first_line(path: Path) -> str:
 
 # The schema on the repository's default branch: a URL that resolves before any release (the
 # `$id` names the tag the next release makes). At a release, scripts/release.py moves it to
-# that tag (tests/test_release.py).
+# that tag (tests/project/test_release.py).
 PUBLISHED = (
     "https://raw.githubusercontent.com/cleveragents/cleveragents-safety-profile/"
     f"{SCHEMA_REVISION}/schema/safety_profile.schema.json"

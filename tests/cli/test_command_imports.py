@@ -1,7 +1,7 @@
 """The command paths import no pydantic: `check` (profiles and actions, valid or not, in every
 format), `show`, and the floors (`check --floor F`, a floor set in pyproject.toml) are checked
 by the commands' one validator (`document_check`), whose words are the models' (see
-tests/test_command_path_agrees.py). Importing pydantic and building the models was most of a
+tests/domain/test_command_path_agrees.py). Importing pydantic and building the models was most of a
 run's start-up; pydantic stays for the Python API.
 
 Each run is the real console script in a subprocess, which lists the modules it imported

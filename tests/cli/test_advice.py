@@ -1,7 +1,7 @@
 """The advice rules (`safety_toolkit/core/advice.py`): warnings about a valid document, from the
 one checker every command, hook and the language server use. A warning never makes a file
 invalid. The examples under examples/ that a rule warns about are checked by their `.expected`
-files (tests/test_cli_snapshots.py) and in every format (tests/cli_snapshots/formats.json)."""
+files (tests/cli/test_cli_snapshots.py) and in every format (tests/cli_snapshots/formats.json)."""
 
 from __future__ import annotations
 
