@@ -224,29 +224,31 @@ def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> HookRepository:
     return HookRepository(folder / "repository", folder / "pre-commit-home")
 
 
-# The test files that take longest (measured with `--durations`: real VS Code, the review action's
-# installs, pip into new environments, the SARIF validator, PostgreSQL, Neovim, property tests),
+# The test files that take longest, longest first (per file, from `PYTEST_ADDOPTS="--durations=0"`
+# on a quiet 2-core machine: real VS Code, PostgreSQL, our language server, the review action's
+# installs, pip into new environments, property tests, Neovim),
 # started first so that the workers finish together: pytest-xdist hands out whole files in
 # collection order (`--dist loadfile --no-loadscope-reorder` in pyproject.toml), and a long file
 # handed out last would run alone at the end. Order only: every test runs either way.
 START_FIRST = (
-    "test_review_action.py",
     "test_editor_vscode.py",
-    "test_install_routes.py",
     "test_db_migration.py",
-    "test_sarif.py",
     "test_language_server.py",
+    "test_language_server_hostile.py",
+    "test_review_action.py",
+    "test_db_setup.py",
+    "test_install_routes.py",
     "test_command_path_agrees.py",
-    "test_vscode_extension_files.py",
-    "test_db_column.py",
     "test_hardening.py",
-    "test_readers_agree.py",
-    "test_loosening_hook.py",
+    "test_schema_model_agreement.py",
+    "test_diff_git_hostile.py",
+    "test_floor.py",
+    "test_walkthroughs.py",
+    "test_readme_examples.py",
+    "test_db_column.py",
+    "test_floor_package.py",
     "test_editor_neovim.py",
     "test_yaml_loading.py",
-    "test_language_server_hostile.py",
-    "test_db_setup.py",
-    "test_readme_examples.py",
 )
 
 
