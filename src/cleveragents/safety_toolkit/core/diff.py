@@ -151,43 +151,12 @@ class Finding:
         return render_line(self.file, self.line, self.column, self.path, label, self.detail)
 
 
-class DiffReport:
-    """Everything one `diff` run found: the changes, and the problems of invalid files.
-    Immutable, compared by its fields (a plain class: see `Finding`)."""
-
-    __slots__ = ("files_compared", "findings", "problems")
+class DiffReport(NamedTuple):
+    """Everything one `diff` run found: the changes, and the problems of invalid files."""
 
     findings: tuple[Finding, ...]
     problems: tuple[Problem, ...]
     files_compared: int
-
-    def __init__(
-        self, findings: tuple[Finding, ...], problems: tuple[Problem, ...], files_compared: int
-    ) -> None:
-        object.__setattr__(self, "findings", findings)
-        object.__setattr__(self, "problems", problems)
-        object.__setattr__(self, "files_compared", files_compared)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: a DiffReport is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: a DiffReport is immutable")
-
-    def _key(self) -> tuple[tuple[Finding, ...], tuple[Problem, ...], int]:
-        return (self.findings, self.problems, self.files_compared)
-
-    def __eq__(self, other: object) -> bool:
-        return self._key() == other._key() if isinstance(other, DiffReport) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"DiffReport(findings={self.findings!r}, problems={self.problems!r}, "
-            f"files_compared={self.files_compared!r})"
-        )
 
     def count(self, verdict: Verdict) -> int:
         return sum(finding.verdict is verdict for finding in self.findings)
