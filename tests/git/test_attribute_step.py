@@ -88,6 +88,19 @@ def _info_attributes(repository: Path, home: Path) -> None:
     (repository / ".git" / "info" / "attributes").write_text("*.yaml ident\n", encoding="utf-8")
 
 
+def _info_attributes_of_the_common_folder(repository: Path, home: Path) -> None:
+    # With .git/commondir, git reads info/attributes (and config) of the folder it names.
+    common = home / "common"
+    common.mkdir()
+    for name in ("objects", "refs", "config", "info"):
+        if (repository / ".git" / name).exists():
+            (repository / ".git" / name).rename(common / name)
+    (common / "info").mkdir(exist_ok=True)
+    (common / "info" / "attributes").write_text("*.yaml ident\n", encoding="utf-8")
+    (repository / ".git" / "commondir").write_text(f"{common}\n", encoding="utf-8")
+    (repository / ".git" / "config").write_text("[core]\n\tbare = false\n", encoding="utf-8")
+
+
 def _configured_attributes_file(repository: Path, home: Path) -> None:
     (home / "attributes").write_text("*.yaml ident\n", encoding="utf-8")
     (home / ".gitconfig").write_text(f"[Core]\n\tAttributesFile = {home / 'attributes'}\n")
@@ -111,6 +124,7 @@ def _the_users_default_attributes_file(repository: Path, home: Path) -> None:
         _attributes_in_folder,
         _attributes_only_in_the_index,
         _info_attributes,
+        _info_attributes_of_the_common_folder,
         _configured_attributes_file,
         _included_configuration,
         _the_users_default_attributes_file,

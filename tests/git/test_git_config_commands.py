@@ -204,14 +204,18 @@ def test_git_never_waits_for_its_own_output(tmp_path: Path, included: str) -> No
     assert "big.safety_profile.yaml" in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("where", ["include", "home", "xdg", "environment"])
+@pytest.mark.parametrize(
+    "where", ["include", "home", "xdg", "environment", "commondir", "relative-xdg"]
+)
 def test_a_filter_configured_anywhere_git_reads_never_runs(
     tmp_path: Path, repository: Path, traces: Path, where: str
 ) -> None:
     """`diff --git` skips looking up filter drivers only when no configuration file git reads
     can define one: a driver defined in a file the repository's configuration includes, in
-    the user's files, or by GIT_CONFIG_* variables is still switched off (and git itself,
-    given the same configuration, runs it: the setting is armed)."""
+    the user's files, by GIT_CONFIG_* variables, in the folder a `.git/commondir` names (git
+    reads its config, not `.git/config`), or in an XDG_CONFIG_HOME given as a relative path
+    (git reads it from the top of the work tree, here run from a subfolder) is still switched
+    off (and git itself, given the same configuration, runs it: the setting is armed)."""
     new_repository(
         repository, {".gitattributes": "*.yaml filter=evil\n", "a.safety_profile.yaml": STRICT}
     )
@@ -226,6 +230,21 @@ def test_a_filter_configured_anywhere_git_reads_never_runs(
         (home / ".gitconfig").write_text(clean, encoding="utf-8")
     elif where == "xdg":
         (home / ".config" / "git" / "config").write_text(clean, encoding="utf-8")
+    elif where == "commondir":
+        common = tmp_path / "common"
+        common.mkdir()
+        for name in ("objects", "refs", "config"):
+            (repository / ".git" / name).rename(common / name)
+        (common / "config").write_text(
+            (common / "config").read_text(encoding="utf-8") + clean, encoding="utf-8"
+        )
+        (repository / ".git" / "commondir").write_text(f"{common}\n", encoding="utf-8")
+        (repository / ".git" / "config").write_text("[core]\n\tbare = false\n", encoding="utf-8")
+    elif where == "relative-xdg":
+        (repository / "cfg" / "git").mkdir(parents=True)
+        (repository / "cfg" / "git" / "config").write_text(clean, encoding="utf-8")
+        (repository / "sub").mkdir()
+        env["XDG_CONFIG_HOME"] = "cfg"
     else:
         env |= {
             "GIT_CONFIG_COUNT": "1",
@@ -234,9 +253,10 @@ def test_a_filter_configured_anywhere_git_reads_never_runs(
         }
     (repository / "a.safety_profile.yaml").write_text(LOOSE_SAME_SIZE, encoding="utf-8")
     os.utime(repository / "a.safety_profile.yaml", (1, 1))
+    cwd = repository / "sub" if where == "relative-xdg" else repository
     result = subprocess.run(
         [str(BIN / "safety-profile"), "diff", "--git", "HEAD"],
-        cwd=repository,
+        cwd=cwd,
         capture_output=True,
         text=True,
         check=False,
@@ -245,6 +265,6 @@ def test_a_filter_configured_anywhere_git_reads_never_runs(
     assert result.returncode == 1, result.stderr  # the loosening is found
     ran_nothing(result, traces)
     subprocess.run(
-        ["git", "diff", "--raw", "HEAD"], cwd=repository, env=env, capture_output=True, check=False
+        ["git", "diff", "--raw", "HEAD"], cwd=cwd, env=env, capture_output=True, check=False
     )
     assert traces_left(traces) == ["clean"]

@@ -924,10 +924,14 @@ _CONFIG_WORDS = (b"attr", b"include", b"extensions")
 def _files_git_reads(git_dir: str) -> tuple[list[str], list[str]]:
     """The configuration files git 2.39 reads here without GIT_* variables (the system's, at
     /etc and at git's own prefix, the user's and the repository's), and the attribute files
-    that apply to every path whatever is configured (the same places' defaults)."""
+    that apply to every path whatever is configured (the same places' defaults). GitError when
+    HOME or XDG_CONFIG_HOME is not an absolute path: git reads a relative one from the top of
+    the work tree, not from here, so which files it names is left to git."""
     prefix = os.path.dirname(os.path.dirname(git_program()))
     home = os.environ.get("HOME", "")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    if not (os.path.isabs(home) and os.path.isabs(xdg)):
+        raise GitError("HOME or XDG_CONFIG_HOME is not an absolute path: git is asked")
     config = ["/etc/gitconfig", os.path.join(prefix, "etc", "gitconfig")]
     config += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config")]
     config += [os.path.join(git_dir, "config"), os.path.join(git_dir, "config.worktree")]
@@ -992,12 +996,16 @@ def _plain_environment(env: Mapping[str, str]) -> bool:
 
 def _own_repository_folder(top: str, git_dir: str) -> bool:
     """Whether `git_dir` (`top/.git`) is a repository folder, not a link nor a file naming
-    another, owned, as `top` is, by this user (else git may refuse it, which must be said).
-    OSError when either cannot be looked at."""
+    another, owned, as `top` is, by this user (else git may refuse it, which must be said),
+    and the repository's own: with a `commondir` file (a linked worktree's, or one written by
+    hand) git reads the configuration and info/attributes of the folder it names instead of
+    `git_dir`'s. OSError when either cannot be looked at."""
     owner = os.geteuid()
     if os.lstat(top).st_uid != owner or os.lstat(git_dir).st_uid != owner:
         return False
     if not stat.S_ISDIR(os.lstat(git_dir).st_mode):
+        return False
+    if os.path.lexists(os.path.join(git_dir, "commondir")):
         return False
     return os.path.isfile(os.path.join(git_dir, "HEAD"))
 
