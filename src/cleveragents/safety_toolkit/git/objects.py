@@ -225,19 +225,11 @@ def _no_filter_configured(root: str | os.PathLike[str], env: Mapping[str, str]) 
     or in `env`), and no configuration file git reads holds a word a driver needs
     (`_FILTER_WORDS`; one that cannot be read, or is not a regular file, may). When in doubt:
     False, and git is asked."""
-    if not _plain_environment(env):
-        return False
     top = os.path.realpath(root)
     if folder_with_git(top) != top:
         return False
-    git_dir = os.path.join(top, ".git")
-    try:
-        if not _own_repository_folder(top, git_dir):
-            return False
-        config_files, _ = _files_git_reads(git_dir)
-    except (OSError, GitError):
-        return False
-    return not any(_holds(path, _FILTER_WORDS) for path in config_files)
+    files = _files_git_reads_here(top, env)
+    return files is not None and not any(_holds(path, _FILTER_WORDS) for path in files[0])
 
 
 def filter_overrides(root: str | os.PathLike[str]) -> list[str]:
@@ -1010,6 +1002,22 @@ def _own_repository_folder(top: str, git_dir: str) -> bool:
     return os.path.isfile(os.path.join(git_dir, "HEAD"))
 
 
+def _files_git_reads_here(top: str, env: Mapping[str, str]) -> tuple[list[str], list[str]] | None:
+    """`_files_git_reads` for the work tree `top`, where they can be told without git: no GIT_*
+    variable but harmless ones is set (here or in `env`) and `top/.git` is the repository's
+    own folder (`_own_repository_folder`). None when in doubt: git is asked. The one gate of
+    both shortcuts (the filter lookup's and the attribute step's)."""
+    if not _plain_environment(env):
+        return None
+    git_dir = os.path.join(top, ".git")
+    try:
+        if not _own_repository_folder(top, git_dir):
+            return None
+        return _files_git_reads(git_dir)
+    except (OSError, GitError):
+        return None
+
+
 def _nothing_configured(top: str) -> bool:
     """Whether, for certain, no attribute applies to the paths of the work tree `top` but by
     a `.gitattributes` file, and git would not refuse it: no GIT_* variable but harmless ones
@@ -1017,15 +1025,10 @@ def _nothing_configured(top: str) -> bool:
     refuse it, which must be said); no attribute file that always applies; and no
     configuration file that names one (or includes another, or asks for a format git may not
     read)."""
-    if not _plain_environment({}):
+    files = _files_git_reads_here(top, {})
+    if files is None:
         return False
-    git_dir = os.path.join(top, ".git")
-    try:
-        if not _own_repository_folder(top, git_dir):
-            return False
-        config_files, attribute_files = _files_git_reads(git_dir)
-    except (OSError, GitError):
-        return False
+    config_files, attribute_files = files
     if any(os.path.lexists(path) for path in attribute_files):
         return False
     return not any(_holds(path, _CONFIG_WORDS) for path in config_files)
