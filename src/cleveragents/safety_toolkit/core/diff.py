@@ -90,7 +90,7 @@ class Finding:
     the rest words). A plain class, not a dataclass: importing dataclasses (with inspect) was
     a tenth of `diff --git`'s start-up."""
 
-    __slots__ = ("column", "detail", "file", "line", "new", "old", "path", "rule", "verdict")
+    __slots__ = _FINDING_FIELDS
 
     file: str
     line: int  # 1-based; 0 for the whole file
