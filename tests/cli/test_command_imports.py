@@ -33,12 +33,14 @@ INVALID_PROFILE = EXAMPLES / "invalid" / "several_problems.safety_profile.yaml"
 INVALID_ACTION = EXAMPLES / "actions" / "invalid" / "automation_profile_infinite.action.yaml"
 CLI = console_script("safety-profile")
 VALIDATOR = "cleveragents.domain.models.core.document_check"
-# Runs the console script as installed, then writes the names in sys.modules to a file.
+# Runs the console script as installed, then writes the names in sys.modules to a file (not
+# through runpy, which imports typing with pkgutil).
 RUNNER = """\
-import runpy, sys
+import sys
 modules_file, *sys.argv = sys.argv[1:]
 try:
-    runpy.run_path(sys.argv[0], run_name="__main__")
+    with open(sys.argv[0], encoding="utf-8") as script:
+        exec(compile(script.read(), sys.argv[0], "exec"), {"__name__": "__main__"})
 finally:
     with open(modules_file, "w", encoding="utf-8") as file:
         file.write("\\n".join(sorted(sys.modules)))
@@ -107,7 +109,7 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
 ) -> None:
     """A file in no git work tree: nothing of git, nor subprocess or pathlib, is imported
     (the os module tells where it is; SARIF's file URIs alone need pathlib), nor shutil, and of the
-    formats only the one that reports."""
+    formats only the one that reports. Nor typing (`lean_typing`), nor decimal."""
     folder = tmp_path / "plain"
     folder.mkdir()
     (folder / "a.safety_profile.yaml").write_text(FLOOR, encoding="utf-8")
@@ -115,10 +117,10 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
         tmp_path, "check", "--format", output_format, "a.safety_profile.yaml", cwd=folder
     )
     assert status == 0
-    unwanted = {"subprocess", "cleveragents.safety_toolkit.git.objects"}
+    unwanted = {"subprocess", "cleveragents.safety_toolkit.git.objects", "decimal"}
     if output_format != "sarif":
-        # Nor shutil: argparse measures the terminal only when help is printed.
-        unwanted |= {"pathlib", "shutil"}
+        # Nor shutil: argparse measures the terminal only when help is printed; nor typing.
+        unwanted |= {"pathlib", "shutil", "typing"}
     assert unwanted & modules == set()
     module = FORMAT_BY_NAME[output_format].module
     assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{module}"}

@@ -12,14 +12,17 @@ as `yes`. No pydantic here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
 
 from .describe import describe_value
 from .field_names import closest_field
+from .lean_typing import TYPE_CHECKING, NamedTuple
 from .nodes import YamlDocument
 from .problems import Loc, Problem, render_loc
 from .rules import Rule
 from .scalars import YAML11_BOOLEAN_WORDS
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "FieldError",

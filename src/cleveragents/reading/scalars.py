@@ -14,11 +14,14 @@ import datetime
 import functools
 import math
 import re
-from typing import Any, Final, NamedTuple
 
 import yaml
 
+from .lean_typing import TYPE_CHECKING, NamedTuple
 from .rules import Rule
+
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 CORE = "tag:yaml.org,2002:"
 STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG = (

@@ -15,8 +15,8 @@ import bisect
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
 
+from .lean_typing import NamedTuple
 from .limits import LoadLimits
 from .problems import Problem, ProfileFileError
 from .rules import Rule

@@ -12,20 +12,23 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+
+from cleveragents.reading.lean_typing import TYPE_CHECKING
 
 from .kinds import KINDS
 
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from cleveragents.domain.models.core.document_check import CheckedDocument
     from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.problems import Problem
 
     from ..floor import Floors
 
-__all__ = ["USE_KIND", "Checker", "check_files", "with_gc_paused"]
+    T = TypeVar("T")
 
-T = TypeVar("T")
+__all__ = ["USE_KIND", "Checker", "check_files", "with_gc_paused"]
 
 
 def with_gc_paused(build: Callable[[], T]) -> T:

@@ -39,10 +39,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
 
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",

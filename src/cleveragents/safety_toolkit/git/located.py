@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import NamedTuple
 
+from cleveragents.reading.lean_typing import NamedTuple
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
