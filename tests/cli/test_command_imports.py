@@ -92,8 +92,10 @@ def test_check_accepts_valid_files_without_pydantic(
     if ": warning: " not in output:
         unwanted |= {"json"}
     # Nor pathlib (with urllib and ipaddress), though git is asked in this repository, nor
-    # decimal (the generated validators ask about a Decimal only for other values than YAML's).
-    unwanted |= {"pathlib", "decimal"}
+    # decimal (the generated validators ask about a Decimal only for other values than YAML's),
+    # nor what follows links through git (`git/links.py`, with typing; typing comes here with
+    # tomllib, which reads this repository's pyproject.toml for a floor).
+    unwanted |= {"pathlib", "decimal", "cleveragents.safety_toolkit.git.links"}
     assert unwanted & modules == set()
 
 
@@ -124,6 +126,23 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
     assert unwanted & modules == set()
     module = FORMAT_BY_NAME[output_format].module
     assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{module}"}
+
+
+@pytest.mark.parametrize("attributes", [False, True])
+def test_check_in_a_repository_imports_no_typing(tmp_path: Path, attributes: bool) -> None:
+    """In a repository (git asked, a `.gitattributes` read or not) without a pyproject.toml
+    (whose floor tomllib, with typing, would read), `check` imports no typing."""
+    files = {"a.safety_profile.yaml": FLOOR}
+    if attributes:
+        files[".gitattributes"] = "*.txt text\n"
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", files)
+    status, output, modules = run_with_modules(
+        tmp_path, "check", "a.safety_profile.yaml", cwd=repository
+    )
+    assert (status, output) == (0, "ok: 1 file valid\n")
+    assert "cleveragents.safety_toolkit.git.objects" in modules  # git was asked
+    assert {"typing", "decimal", "cleveragents.safety_toolkit.git.links"} & modules == set()
 
 
 @pytest.mark.parametrize(

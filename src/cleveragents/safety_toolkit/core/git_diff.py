@@ -26,6 +26,7 @@ from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 from ..floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
+from ..git.links import Links, Node
 from ..git.name_folding import collision_message, read_through_message, twin_groups
 from ..git.names import LinkBudgetError, Named, named_files
 from ..git.objects import (
@@ -33,8 +34,6 @@ from ..git.objects import (
     LINK,
     GitError,
     LinkError,
-    Links,
-    Node,
     Side,
     Tree,
     WorkTree,

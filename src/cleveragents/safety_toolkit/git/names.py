@@ -18,7 +18,8 @@ from collections import deque
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import NamedTuple
 
-from .objects import GITLINK, MISSING, Links, Node, Side
+from .links import MISSING, Links, Node
+from .objects import GITLINK, Side
 
 __all__ = ["LinkBudgetError", "Named", "named_files", "walk_budget"]
 
