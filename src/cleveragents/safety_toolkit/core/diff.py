@@ -13,7 +13,6 @@ import enum
 import shlex
 from collections.abc import Sequence
 from functools import total_ordering
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.domain.models.core.document_check import PROFILE, check_loaded
 from cleveragents.domain.models.core.document_values import (
@@ -25,6 +24,7 @@ from cleveragents.domain.models.core.rendering import change_text, yaml_value
 from cleveragents.domain.models.core.strictness import Change, FieldChange, compare_values
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.files import file_problem, read_regular_file
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.loaded_file import load_bytes
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
@@ -39,6 +39,7 @@ from .usage import UsageError
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 __all__ = [
     "AddedBaseline",

@@ -18,15 +18,15 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 from cleveragents.reading.files import file_problem
+from cleveragents.reading.lean_typing import NamedTuple
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 from ..floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
-from ..git.links import Links, Node
+from ..git.links import Links, Node, git_side
 from ..git.name_folding import collision_message, read_through_message, twin_groups
 from ..git.names import LinkBudgetError, Named, named_files
 from ..git.objects import (
@@ -362,17 +362,17 @@ class _Comparison:
     def __init__(
         self,
         repository: Repository,
-        old_links: Links[Side],
-        new_links: Links[Side],
+        old_links: Links,
+        new_links: Links,
         changed: frozenset[str],
         wanted: Callable[[str], bool],
         pathspecs: Sequence[str],
     ) -> None:
         self.repository = repository
-        old_side = old_links.side
+        old_side = git_side(old_links)
         assert isinstance(old_side, Tree)
         self.old_side = old_side
-        self.new_side = new_links.side
+        self.new_side = git_side(new_links)
         self.problems: list[Problem] = []
         self.pairs: list[_Pair] = []
         self.names: list[Named] = []
@@ -539,10 +539,10 @@ class RevisionFiles(FloorFiles):
     the index), as a checkout of it holds them: read by object id, through its links, never
     out of the repository. Paths are absolute, below the repository's root."""
 
-    def __init__(self, root: str, links: Links[Side], *, labelled: bool = True) -> None:
+    def __init__(self, root: str, links: Links, *, labelled: bool = True) -> None:
         self.root = root
         self.links = links
-        self.tree = links.side
+        self.tree = git_side(links)
         assert isinstance(self.tree, Tree)
         # The old side's floors say which revision they are from; the new side's are the
         # files as the change leaves them, named as the working tree's are.
@@ -705,7 +705,7 @@ class _SideFloors:
     revision holds them, and as the new side does (the working tree's from disk)."""
 
     def __init__(
-        self, repository: Repository, floors: Floors, old_links: Links[Side], new_links: Links[Side]
+        self, repository: Repository, floors: Floors, old_links: Links, new_links: Links
     ) -> None:
         self.repository = repository
         self.configured = floors.setting.configured
@@ -714,7 +714,7 @@ class _SideFloors:
         if isinstance(new_links.side, Tree):
             files = RevisionFiles(repository.root, new_links, labelled=False)
             self.new = Floors(floors.setting, floors.environ, files)
-        self.old_side, self.new_side = old_links.side, new_links.side
+        self.old_side, self.new_side = git_side(old_links), git_side(new_links)
 
     def for_file(self, name: str) -> tuple[Floor, ...]:
         """The floors a file named `name` (a repository path) is held to: those of the new
@@ -840,7 +840,7 @@ def _against_other_parents(
     comparison: GitComparison,
     main: _Comparison,
     parents: Sequence[Tree],
-    new_links: Links[Side],
+    new_links: Links,
     new_side: Side,
 ) -> list[Finding]:
     """A merge against its parents other than the first: each file the merge makes differ from

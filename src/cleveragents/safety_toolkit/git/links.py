@@ -3,30 +3,33 @@
 each link is followed once (its result remembered), a link reached again while it is being
 followed is a loop, and more than MAX_LINKS links on one path is an error, as the kernel's ELOOP
 is. A side is a `Tree` or the `WorkTree` (`objects`), or the files on disk alone (the language
-server's). `check` follows no link through git, so it does not import this module.
+server's). `check` follows no link through git, so it does not import this module. `Links` is not
+generic over its side: the walk of names (`names.py`), which lists a side's folders, asks for
+git's sides (`git_side`).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Generic, NamedTuple, Protocol, TypeVar
 
-from .objects import LINK, MAX_LINKS, PATH_MAX, LinkError, WorkTree, not_a_file
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
+
+from .objects import LINK, MAX_LINKS, PATH_MAX, LinkError, Side, WorkTree, not_a_file
 from .paths import quoted
 
-__all__ = ["MISSING", "LinkSide", "Links", "Node"]
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class LinkSide(Protocol):
+        """What `Links` asks of a side: what a name is, and where a link points. A `Tree`,
+        the `WorkTree`, or the files on disk alone (the language server's: no git)."""
+
+        def kind_of(self, path: str) -> str | None: ...
+
+        def read_link(self, path: str) -> str: ...
 
 
-class LinkSide(Protocol):
-    """What `Links` asks of a side: what a name is, and where a link points. A `Tree`, the
-    `WorkTree`, or the files on disk alone (the language server, which asks git nothing for it)."""
-
-    def kind_of(self, path: str) -> str | None: ...
-
-    def read_link(self, path: str) -> str: ...
-
-
-S = TypeVar("S", bound=LinkSide, covariant=True)
+__all__ = ["MISSING", "Links", "Node", "git_side"]
 
 
 class Node(NamedTuple):
@@ -43,12 +46,12 @@ class Node(NamedTuple):
 MISSING = Node("missing", "")
 
 
-class Links(Generic[S]):
+class Links:
     """A side's links, followed as the kernel follows them and never out of the repository:
     each link once (its result is remembered, so a path through many links costs one step per
     link, not one walk per link), a link met again while it is being followed is a loop."""
 
-    def __init__(self, side: S) -> None:
+    def __init__(self, side: LinkSide) -> None:
         self.side = side
         # link path -> (the path it leads to, links followed to get there); None while it is
         # being followed; a LinkError when it cannot be followed.
@@ -148,3 +151,12 @@ class Links(Generic[S]):
                 raise LinkError(message)
             return resolved
         raise LinkError(not_a_file(kind, resolved, through_link=links > 0))
+
+
+def git_side(links: Links) -> Side:
+    """The side `links` follows links on, which must be git's (a `Tree` or the `WorkTree`, whose
+    folders can be listed); TypeError for another (the language server's files on disk)."""
+    side = links.side
+    if not isinstance(side, Side):
+        raise TypeError(f"a Tree or the WorkTree is needed here, not {type(side).__name__}")
+    return side

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
 
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
+from cleveragents.reading.lean_typing import TYPE_CHECKING
 from cleveragents.reading.terminal_text import visible
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.domain.models.core.strictness import FieldChange
 
