@@ -247,8 +247,10 @@ def test_diff_git_imports_no_pydantic(tmp_path: Path, staged: bool) -> None:
     assert "cleveragents.safety_toolkit.core.git_diff" in modules  # git was asked
     assert pydantic_modules(modules) == set()
     # Nor dataclasses (with inspect: a tenth of the run), nor socket's enums (git's cat-file
-    # talks over sockets made by the C module `_socket`), nor pathlib (urllib, ipaddress).
-    assert {"dataclasses", "inspect", "socket", "pathlib"} & modules == set()
+    # talks over sockets made by the C module `_socket`), nor pathlib (urllib, ipaddress), nor
+    # typing (`lean_typing`), decimal or json (`rendering.json_text`).
+    unwanted = {"dataclasses", "inspect", "socket", "pathlib", "typing", "decimal", "json"}
+    assert unwanted & modules == set()
 
 
 def test_resolve_imports_no_pydantic(tmp_path: Path) -> None:

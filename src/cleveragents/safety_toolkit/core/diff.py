@@ -10,7 +10,6 @@ this module only compares.
 from __future__ import annotations
 
 import enum
-import shlex
 from collections.abc import Sequence
 from functools import total_ordering
 
@@ -32,7 +31,6 @@ from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 from ..floor import Floor, FloorSetting
-from ..floor.comparison import below_floor
 from .floor_setting import floor_setting
 from .kinds import KINDS, DocumentKind
 from .usage import UsageError
@@ -300,6 +298,8 @@ def _field_findings(
 def _below_floor_findings(floors: Sequence[Floor], new: _Loaded, file: str) -> list[Finding]:
     """A new profile compared with the floors, its baseline: each field looser than one of
     them loosens."""
+    from ..floor.comparison import below_floor  # only where a floor applies
+
     assert new.profile is not None
     return [
         Finding(
@@ -356,6 +356,8 @@ CHECK_HOOKS = {"profile": "safety-profile", "action": "safety-profile-action"}
 
 def _check_command(kind: DocumentKind, file: str) -> str:
     """The `safety-profile check` command line that reports `file` as the check hook does."""
+    import shlex  # only for a version that cannot be compared
+
     kind_option = [] if kind.name == "profile" else ["--kind", kind.name]
     options_end = ["--"] if file.startswith("-") else []
     return shlex.join(["safety-profile", "check", *kind_option, *options_end, file])
