@@ -188,8 +188,9 @@ class Repository:
         return posixpath.relpath(path, self.prefix or ".")
 
     # -- the two sides -------------------------------------------------------------------------
-    def sides(self, comparison: GitComparison) -> tuple[Tree, Side]:
-        old = Tree.of_revision(self.root, comparison.old_rev)
+    def sides(self, comparison: GitComparison, old: Tree | None = None) -> tuple[Tree, Side]:
+        """The old and the new side; `old`: the old revision's tree, when already listed."""
+        old = Tree.of_revision(self.root, comparison.old_rev) if old is None else old
         if comparison.new_rev is not None:
             return old, Tree.of_revision(self.root, comparison.new_rev)
         if comparison.staged:
@@ -591,23 +592,32 @@ class RevisionFiles(FloorFiles):
         return data, len(data), floor_identity(os.path.join(self.root, target), data)
 
 
-def _verified(repository: Repository, comparison: GitComparison) -> GitComparison:
+def _verified(
+    repository: Repository, comparison: GitComparison
+) -> tuple[GitComparison, Tree | None]:
     """`comparison` with its revisions verified (GitError otherwise), and the empty tree for
-    an old side that has no commit."""
+    an old side that has no commit; and HEAD's tree when the old side is HEAD's commit."""
     to_verify = [comparison.old_rev, comparison.new_rev]
+    head = None
     if comparison.old_rev == EMPTY_TREE:
         to_verify = [comparison.new_rev]
         comparison = comparison._replace(old_rev=repository.empty_tree())
     elif comparison.old_rev == "HEAD":
-        # HEAD is then either a commit (has_commits says so) or, before the first commit, the
-        # empty tree, against which everything is new: neither needs verifying again.
+        # HEAD is then either a commit or, before the first commit, the empty tree, against
+        # which everything is new: neither needs verifying again. Its tree is listed at once
+        # (one git, not two, where it has commits); only when that fails is git asked whether
+        # HEAD has a commit, and git's own words stand where it has.
         to_verify = [comparison.new_rev]
-        if not repository.has_commits():
+        try:
+            head = Tree.of_revision(repository.root, "HEAD")
+        except GitError:
+            if repository.has_commits():
+                raise
             comparison = comparison._replace(old_rev=repository.empty_tree())
     for revision in to_verify:
         if revision is not None:
             repository.verify(revision)
-    return comparison
+    return comparison, head
 
 
 def _changed_paths(
@@ -646,10 +656,10 @@ def diff_against_git(
     repository = Repository(folder)
     if floors is not None:  # a floor that cannot be used stops the command, changes or not
         floors.for_folder(repository.root)
-    comparison = _verified(repository, comparison)
+    comparison, head = _verified(repository, comparison)
     pathspecs = [repository.repository_path(path) for path in user_paths]
     wanted = _wanted(kind, pathspecs)
-    old_side, new_side = repository.sides(comparison)
+    old_side, new_side = repository.sides(comparison, head)
     others: list[Tree] = []
     try:
         changed, submodules = _changed_paths(repository, comparison, new_side)
