@@ -66,6 +66,8 @@ def collisions(
     gives the names in a folder ("" the top) by their folded name (`folded_names`). Only the
     folders on the way are looked at, each folded once by its caller, so many names are
     checked against a large repository without folding it again for each."""
+    if "/" not in path:  # a name in the top folder: any other name there folded alike
+        return sorted({name for name in children("").get(_folded_part(path), ()) if name != path})
     parts = path.split("/")
     found: list[str] = []
     candidates = [""]  # the folders one file system takes for the path so far
