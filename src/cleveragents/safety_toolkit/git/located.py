@@ -48,9 +48,10 @@ def locate(paths: Iterable[str]) -> dict[str, Located]:
     resolved: dict[str, str] = {}
     real_of = _Resolver()
     located = {}
+    git_dir = bool(os.environ.get("GIT_DIR"))
     for path in paths:
         absolute = os.path.abspath(path)
-        top = _work_tree_of_absolute(absolute, tops)
+        top = _work_tree_of_absolute(absolute, tops, git_dir)
         real = real_of(path)
         if top is None:
             located[path] = Located(None, real)
@@ -81,7 +82,7 @@ class _Resolver:
     file, is left to `realpath` itself."""
 
     def __init__(self) -> None:
-        self._folders: dict[str, str] = {}
+        self._folders: dict[str, str] = {}  # folder -> its real path, with a closing `/`
 
     def __call__(self, path: str) -> str:
         folder, name = os.path.split(path)
@@ -89,8 +90,9 @@ class _Resolver:
             return os.path.realpath(path)
         real_folder = self._folders.get(folder)
         if real_folder is None:
-            real_folder = self._folders[folder] = os.path.realpath(folder or os.curdir)
-        real = os.path.join(real_folder, name)
+            real_folder = os.path.join(os.path.realpath(folder or os.curdir), "")
+            self._folders[folder] = real_folder
+        real = real_folder + name  # os.path.join(realpath(folder), name): `name` holds no `/`
         try:
             is_link = stat.S_ISLNK(os.lstat(real).st_mode)
         except FileNotFoundError:  # `realpath` is not strict: a missing file is its name
@@ -208,9 +210,12 @@ class _Listing:
     folder's names folded once, however many names are checked."""
 
     def __init__(self, entries: set[str], children: Mapping[str, Collection[str]]) -> None:
+        from .name_folding import collisions, folded_names
+
         self.entries = entries
         self.children = children
         self._folded: dict[str, dict[str, list[str]]] = {}
+        self._collisions, self._folded_names = collisions, folded_names  # imported once
 
     @classmethod
     def of_index(cls, top: str) -> _Listing:
@@ -236,16 +241,12 @@ class _Listing:
         return cls(files, {"": names})
 
     def _folded_children(self, folder: str) -> dict[str, list[str]]:
-        from .name_folding import folded_names
-
         if folder not in self._folded:
-            self._folded[folder] = folded_names(self.children.get(folder, ()))
+            self._folded[folder] = self._folded_names(self.children.get(folder, ()))
         return self._folded[folder]
 
     def collisions(self, path: str) -> list[str]:
-        from .name_folding import collisions
-
-        return collisions(
+        return self._collisions(
             path,
             self._folded_children,
             lambda name: name in self.entries or name == path,
@@ -270,12 +271,14 @@ def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
     name, where git takes every file to be; else the nearest folder above its name (as given,
     before any link is followed: where the name is) holding `.git`; None for none. `known`
     remembers the folders already asked about."""
-    return _work_tree_of_absolute(os.path.abspath(path), known)
+    return _work_tree_of_absolute(os.path.abspath(path), known, bool(os.environ.get("GIT_DIR")))
 
 
-def _work_tree_of_absolute(absolute: str, known: dict[str, str | None]) -> str | None:
-    """`work_tree_of` the name `absolute`, made absolute already."""
-    if os.environ.get("GIT_DIR"):
+def _work_tree_of_absolute(
+    absolute: str, known: dict[str, str | None], git_dir: bool
+) -> str | None:
+    """`work_tree_of` the name `absolute`, made absolute already; `git_dir`: `GIT_DIR` set."""
+    if git_dir:
         if "\0GIT_DIR" not in known:
             known["\0GIT_DIR"] = _environment_work_tree()
         return known["\0GIT_DIR"]
