@@ -190,7 +190,11 @@ def collision_problems(
         else:
             if top not in listings:
                 listings[top] = _Listing.of_index(top)
-            shown = os.path.relpath(os.path.abspath(path), top).replace(os.sep, "/")
+            absolute = os.path.abspath(path)
+            if top != os.sep and absolute.startswith(top + os.sep):  # relpath's answer, cut
+                shown = absolute[len(top) + 1 :].replace(os.sep, "/")
+            else:
+                shown = os.path.relpath(absolute, top).replace(os.sep, "/")
             found = listings[top].collisions(shown)
             if not found and through_link and inside(real, top):
                 # The file a link leads to, and its folders: another name folds to it.
@@ -210,12 +214,19 @@ class _Listing:
     folder's names folded once, however many names are checked."""
 
     def __init__(self, entries: set[str], children: Mapping[str, Collection[str]]) -> None:
-        from .name_folding import collisions, folded_names
+        from .name_folding import collisions, folded, folded_names
 
         self.entries = entries
         self.children = children
         self._folded: dict[str, dict[str, list[str]]] = {}
-        self._collisions, self._folded_names = collisions, folded_names  # imported once
+        self._collisions, self._folded_names, self._folded_name = (  # imported once
+            collisions,
+            folded_names,
+            folded,
+        )
+        # Each name's folded name, once: a folder's name is on the way to each of its files,
+        # a file's name is folded with its folder's names and again when it is checked.
+        self._keys: dict[str, str] = {}
 
     @classmethod
     def of_index(cls, top: str) -> _Listing:
@@ -242,14 +253,22 @@ class _Listing:
 
     def _folded_children(self, folder: str) -> dict[str, list[str]]:
         if folder not in self._folded:
-            self._folded[folder] = self._folded_names(self.children.get(folder, ()))
+            self._folded[folder] = self._folded_names(self.children.get(folder, ()), self._fold)
         return self._folded[folder]
+
+    def _fold(self, name: str) -> str:
+        """`folded(name)` of one component, kept."""
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = self._folded_name(name)
+        return key
 
     def collisions(self, path: str) -> list[str]:
         return self._collisions(
             path,
             self._folded_children,
             lambda name: name in self.entries or name == path,
+            self._fold,
         )
 
 
