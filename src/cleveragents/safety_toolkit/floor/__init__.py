@@ -486,18 +486,21 @@ class Floors:
 
     def for_file(self, path: str) -> tuple[Floor, ...]:
         """The floors that apply to the file at `path` (none: no floor). Raises FloorError."""
-        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+        return self._for_absolute_folder(os.path.dirname(os.path.abspath(path)))
 
     def for_folder(self, folder: str | os.PathLike[str]) -> tuple[Floor, ...]:
         """The floors that apply to files in `folder`: the one given with --floor, else each
         that a pyproject.toml from there up to the repository root sets, nearest first; and
         each given with --add-floor."""
+        return self._for_absolute_folder(os.path.abspath(folder))
+
+    def _for_absolute_folder(self, where: str) -> tuple[Floor, ...]:
+        if where in self._by_folder:  # (its --add-floor floors were loaded for it)
+            return self._by_folder[where]
         added = [self._load(spec, None, "given with --add-floor") for spec in self.setting.added]
         if self.setting.given is not None:
             return _distinct([self._load(self.setting.given, None, "given with --floor"), *added])
-        where = os.path.abspath(folder)
-        if where not in self._by_folder:
-            self._by_folder[where] = _distinct([*self._floors_configured_for(where), *added])
+        self._by_folder[where] = _distinct([*self._floors_configured_for(where), *added])
         return self._by_folder[where]
 
     def _floors_configured_for(self, folder: str) -> tuple[Floor, ...]:
