@@ -66,7 +66,7 @@ PACKAGE_PREFIX = "pkg:"
 CONFIG_FILE = "pyproject.toml"
 CONFIG_TABLE = "safety-profile"  # [tool.safety-profile]
 _CONFIG_KEYS = frozenset({"floor"})
-_PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_PACKAGE_NAME = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"  # compiled when used
 
 
 class FloorError(Exception):
@@ -364,7 +364,7 @@ def _package_floor(spec: str, where: str, base: str | None) -> tuple[bytes, int,
     package, _, resource = spec.removeprefix(PACKAGE_PREFIX).partition("/")
     parts = resource.split("/")
     shown = f"the floor {visible(spec)} ({where})"
-    if not _PACKAGE_NAME.match(package) or any(part in ("", ".", "..") for part in parts):
+    if not re.match(_PACKAGE_NAME, package) or any(part in ("", ".", "..") for part in parts):
         raise FloorError(
             f"{shown} is not of the form {PACKAGE_PREFIX}PACKAGE/RESOURCE, e.g. "
             f"{PACKAGE_PREFIX}acme_policies/floor.safety_profile.yaml"
