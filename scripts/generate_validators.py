@@ -24,11 +24,18 @@ written from, or each error would carry every description in the file. Beside `v
 module names the schema's properties, the required ones, their defaults and the properties
 that hold a document of another schema (with the module that checks it).
 
-One line of fastjsonschema's code is changed: it imports the two exceptions it raises from the
-fastjsonschema package, and here they come from the generated package's `__init__.py` instead.
-Importing fastjsonschema (with urllib and ipaddress) would cost several milliseconds of every
-`safety-profile check`, whose start-up is most of what a pre-commit run waits for; so the
-generated code needs nothing but the standard library, and fastjsonschema is needed only here.
+Two lines of fastjsonschema's code are changed, for the start-up of every `safety-profile check`
+(most of what a pre-commit run waits for):
+
+* it imports the two exceptions it raises from the fastjsonschema package; here they come from
+  the generated package's `__init__.py` instead (importing fastjsonschema, with urllib and
+  ipaddress, costs several milliseconds), so the code needs nothing but the standard library
+  and fastjsonschema is needed only here;
+* it imports `decimal` (2 ms: a shared library and `numbers`) for `isinstance(value, (int,
+  float, Decimal))`; here `Decimal` is the package's stand-in, which answers `isinstance` as
+  decimal's `Decimal` does, importing decimal only when asked about a value of another type
+  than a YAML or JSON document's (None, bool, int, float, str, list, dict), which no checked
+  document has.
 """
 
 from __future__ import annotations
@@ -116,6 +123,24 @@ class JsonSchemaValuesException(ValueError):
         self.message = "; ".join(error.message for error in errors)
         super().__init__(self.message)
         self.errors = errors
+
+
+# What a YAML or JSON document's values are: no value of exactly one of these is a Decimal.
+_PLAIN_TYPES = frozenset({{type(None), bool, int, float, str, list, tuple, dict}})
+
+
+class _DecimalInstanceCheck(type):
+    def __instancecheck__(cls, value):
+        if type(value) in _PLAIN_TYPES:
+            return False
+        from decimal import Decimal
+
+        return isinstance(value, Decimal)
+
+
+class Decimal(metaclass=_DecimalInstanceCheck):
+    \"\"\"`isinstance(value, Decimal)` answers as for decimal's `Decimal`, importing decimal
+    only for a value of another type than a document's (2 ms of every start-up otherwise).\"\"\"
 """
 FASTJSONSCHEMA_IMPORT = (
     "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException\n"
@@ -124,6 +149,8 @@ PACKAGE_IMPORT = (
     "from cleveragents.schema_validators import JsonSchemaValueException, "
     "JsonSchemaValuesException\n"
 )
+DECIMAL_IMPORT = "from decimal import Decimal\n"
+PACKAGE_DECIMAL_IMPORT = "from cleveragents.schema_validators import Decimal\n"
 
 
 class SchemaError(Exception):
@@ -251,16 +278,18 @@ def generate(schema_folder: Path) -> dict[str, str]:
             detailed_exceptions=True,
             fast_fail=False,
         )
-        if code.count(FASTJSONSCHEMA_IMPORT) != 1:
-            raise SchemaError(
-                f"{filename}: fastjsonschema's code no longer imports its exceptions as "
-                f"{FASTJSONSCHEMA_IMPORT.strip()!r}; update FASTJSONSCHEMA_IMPORT"
-            )
+        for line, name in ((FASTJSONSCHEMA_IMPORT, "its exceptions"), (DECIMAL_IMPORT, "Decimal")):
+            if code.count(line) != 1:
+                raise SchemaError(
+                    f"{filename}: fastjsonschema's code no longer imports {name} as "
+                    f"{line.strip()!r}; update this generator"
+                )
         fields, nested_modules = _fields(schema, file_by_id)
         imports = "".join(
             f"from cleveragents.schema_validators import {module}\n" for module in nested_modules
         )
         code = code.replace(FASTJSONSCHEMA_IMPORT, PACKAGE_IMPORT + imports)
+        code = code.replace(DECIMAL_IMPORT, PACKAGE_DECIMAL_IMPORT)
         modules[_module_name(filename) + ".py"] = (
             HEADER.format(version=version, filename=filename) + code + fields
         )

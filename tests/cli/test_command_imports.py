@@ -33,12 +33,14 @@ INVALID_PROFILE = EXAMPLES / "invalid" / "several_problems.safety_profile.yaml"
 INVALID_ACTION = EXAMPLES / "actions" / "invalid" / "automation_profile_infinite.action.yaml"
 CLI = console_script("safety-profile")
 VALIDATOR = "cleveragents.domain.models.core.document_check"
-# Runs the console script as installed, then writes the names in sys.modules to a file.
+# Runs the console script as installed, then writes the names in sys.modules to a file (not
+# through runpy, which imports typing with pkgutil).
 RUNNER = """\
-import runpy, sys
+import sys
 modules_file, *sys.argv = sys.argv[1:]
 try:
-    runpy.run_path(sys.argv[0], run_name="__main__")
+    with open(sys.argv[0], encoding="utf-8") as script:
+        exec(compile(script.read(), sys.argv[0], "exec"), {"__name__": "__main__"})
 finally:
     with open(modules_file, "w", encoding="utf-8") as file:
         file.write("\\n".join(sorted(sys.modules)))
@@ -89,8 +91,11 @@ def test_check_accepts_valid_files_without_pydantic(
     unwanted |= {"cleveragents.safety_toolkit.floor.comparison"}
     if ": warning: " not in output:
         unwanted |= {"json"}
-    # Nor pathlib (with urllib and ipaddress), though git is asked in this repository.
-    unwanted |= {"pathlib"}
+    # Nor pathlib (with urllib and ipaddress), though git is asked in this repository, nor
+    # decimal (the generated validators ask about a Decimal only for other values than YAML's),
+    # nor what follows links through git (`git/links.py`, with typing; typing comes here with
+    # tomllib, which reads this repository's pyproject.toml for a floor).
+    unwanted |= {"pathlib", "decimal", "cleveragents.safety_toolkit.git.links"}
     assert unwanted & modules == set()
 
 
@@ -106,7 +111,7 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
 ) -> None:
     """A file in no git work tree: nothing of git, nor subprocess or pathlib, is imported
     (the os module tells where it is; SARIF's file URIs alone need pathlib), nor shutil, and of the
-    formats only the one that reports."""
+    formats only the one that reports. Nor typing (`lean_typing`), nor decimal."""
     folder = tmp_path / "plain"
     folder.mkdir()
     (folder / "a.safety_profile.yaml").write_text(FLOOR, encoding="utf-8")
@@ -114,13 +119,30 @@ def test_check_outside_a_repository_starts_no_git_and_imports_one_format(
         tmp_path, "check", "--format", output_format, "a.safety_profile.yaml", cwd=folder
     )
     assert status == 0
-    unwanted = {"subprocess", "cleveragents.safety_toolkit.git.objects"}
+    unwanted = {"subprocess", "cleveragents.safety_toolkit.git.objects", "decimal"}
     if output_format != "sarif":
-        # Nor shutil: argparse measures the terminal only when help is printed.
-        unwanted |= {"pathlib", "shutil"}
+        # Nor shutil: argparse measures the terminal only when help is printed; nor typing.
+        unwanted |= {"pathlib", "shutil", "typing"}
     assert unwanted & modules == set()
     module = FORMAT_BY_NAME[output_format].module
     assert FORMAT_MODULES & modules == {f"cleveragents.safety_toolkit.formats.{module}"}
+
+
+@pytest.mark.parametrize("attributes", [False, True])
+def test_check_in_a_repository_imports_no_typing(tmp_path: Path, attributes: bool) -> None:
+    """In a repository (git asked, a `.gitattributes` read or not) without a pyproject.toml
+    (whose floor tomllib, with typing, would read), `check` imports no typing."""
+    files = {"a.safety_profile.yaml": FLOOR}
+    if attributes:
+        files[".gitattributes"] = "*.txt text\n"
+    (tmp_path / "repo").mkdir()
+    repository = new_repository(tmp_path / "repo", files)
+    status, output, modules = run_with_modules(
+        tmp_path, "check", "a.safety_profile.yaml", cwd=repository
+    )
+    assert (status, output) == (0, "ok: 1 file valid\n")
+    assert "cleveragents.safety_toolkit.git.objects" in modules  # git was asked
+    assert {"typing", "decimal", "cleveragents.safety_toolkit.git.links"} & modules == set()
 
 
 @pytest.mark.parametrize(
@@ -225,8 +247,10 @@ def test_diff_git_imports_no_pydantic(tmp_path: Path, staged: bool) -> None:
     assert "cleveragents.safety_toolkit.core.git_diff" in modules  # git was asked
     assert pydantic_modules(modules) == set()
     # Nor dataclasses (with inspect: a tenth of the run), nor socket's enums (git's cat-file
-    # talks over sockets made by the C module `_socket`), nor pathlib (urllib, ipaddress).
-    assert {"dataclasses", "inspect", "socket", "pathlib"} & modules == set()
+    # talks over sockets made by the C module `_socket`), nor pathlib (urllib, ipaddress), nor
+    # typing (`lean_typing`), decimal or json (`rendering.json_text`).
+    unwanted = {"dataclasses", "inspect", "socket", "pathlib", "typing", "decimal", "json"}
+    assert unwanted & modules == set()
 
 
 def test_resolve_imports_no_pydantic(tmp_path: Path) -> None:

@@ -109,6 +109,53 @@ def test_the_code_reports_every_error_with_its_rule_and_schema() -> None:
     assert found["data", "required"].value is document
 
 
+def test_a_decimal_is_a_number_and_decimal_is_imported_only_to_ask_about_one() -> None:
+    """fastjsonschema's code takes a `decimal.Decimal` for a number; ours does too, without
+    importing decimal for a document's own values (None, bool, int, float, str, list, dict)."""
+    script = """
+import sys
+from cleveragents.schema_validators import JsonSchemaValuesException, safety_profile_schema
+
+def errors(document):
+    try:
+        safety_profile_schema.validate(document)
+    except JsonSchemaValuesException as raised:
+        return sorted((error.name, error.rule) for error in raised.errors)
+    return []
+
+said = [errors({"max_cost_per_plan": None, "max_total_cost": 2.5, "max_retries_per_step": 3,
+                "allowed_skill_categories": ["code"], "require_sandbox": True}),
+        errors({"max_cost_per_plan": "1", "max_total_cost": [1], "max_retries_per_step": {}})]
+print("decimal" in sys.modules)
+from decimal import Decimal
+
+class Money(Decimal):
+    pass
+
+said += [errors({"max_cost_per_plan": Decimal("1.5"), "max_total_cost": Money("2")}),
+         errors({"max_cost_per_plan": Decimal("-1"), "max_retries_per_step": Decimal("2")})]
+print(said)
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    imported, said = result.stdout.splitlines()
+    assert imported == "False"
+    assert said == repr(
+        [
+            [],
+            [
+                ("data.max_cost_per_plan", "type"),
+                ("data.max_retries_per_step", "type"),
+                ("data.max_total_cost", "type"),
+            ],
+            [],
+            # A Decimal is a number, never an integer (as in fastjsonschema's own code).
+            [("data.max_cost_per_plan", "minimum"), ("data.max_retries_per_step", "type")],
+        ]
+    )
+
+
 def _schema_folder_with(tmp_path: Path, name: str, changes: dict[str, object]) -> Path:
     """A copy of schema/ where one schema's top level has `changes`."""
     folder = tmp_path / "schema"

@@ -181,12 +181,15 @@ def test_multiple_documents_are_an_error() -> None:
     ]
 
 
-def test_non_utf8_input_names_the_byte_and_where() -> None:
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_non_utf8_input_names_the_byte_and_where(bom: bytes) -> None:
+    # After a byte order mark too: the line and column are in the text after it, and the byte
+    # named is the one that is not UTF-8 (not the one three bytes before it).
     with pytest.raises(ProfileFileError) as caught:
-        load(b"require_sandbox: true\nname: caf\xe9\n")
+        load(bom + b"require_sandbox: true\nname: caf\xe9\n")
     (problem,) = caught.value.problems
     assert (problem.line, problem.column, problem.rule) == (2, 10, "yaml.encoding")
-    assert "0xe9" in problem.message
+    assert "(byte 0xe9)" in problem.message
 
 
 def test_utf16_is_not_accepted() -> None:

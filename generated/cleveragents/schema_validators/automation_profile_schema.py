@@ -5,7 +5,7 @@
 # what the schema says of its properties.
 
 VERSION = "2.22.3"
-from decimal import Decimal
+from cleveragents.schema_validators import Decimal
 from cleveragents.schema_validators import JsonSchemaValueException, JsonSchemaValuesException
 
 

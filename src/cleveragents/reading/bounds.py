@@ -7,13 +7,15 @@ per node, before anything is built.
 
 from __future__ import annotations
 
-from typing import Any
-
 import yaml
 
+from .lean_typing import TYPE_CHECKING
 from .limits import LoadLimits
 from .problems import Loc, Problem, render_loc
 from .rules import Rule
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _children(node: Any) -> list[Any]:

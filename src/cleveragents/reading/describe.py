@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+
+from .lean_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def describe_value(value: Any) -> str:

@@ -23,9 +23,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
 
 from cleveragents.schema_validators.safety_profile_schema import PROPERTIES, STRICTNESS
+
+from .lean_typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "FIELD_FACTS",

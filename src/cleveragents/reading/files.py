@@ -5,8 +5,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import NamedTuple
 
+from .lean_typing import NamedTuple
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .problems import Problem
 from .rules import Rule

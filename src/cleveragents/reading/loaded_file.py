@@ -5,14 +5,16 @@ validates it against a model (`validation`)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from .describe import describe_value
 from .document import YamlDocument, load_yaml_document
 from .files import file_problem, read_regular_file
+from .lean_typing import TYPE_CHECKING, NamedTuple
 from .limits import DEFAULT_LIMITS, LoadLimits
 from .problems import Problem, ProfileFileError
 from .rules import Rule
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class LoadedFile(NamedTuple):

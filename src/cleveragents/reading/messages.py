@@ -12,19 +12,20 @@ as `yes`. No pydantic here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
 
 from .describe import describe_value
-from .field_names import closest_field
+from .lean_typing import TYPE_CHECKING, NamedTuple
 from .nodes import YamlDocument
 from .problems import Loc, Problem, render_loc
 from .rules import Rule
 from .scalars import YAML11_BOOLEAN_WORDS
 
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = [
     "FieldError",
     "FieldsAt",
-    "closest_field",
     "describe_error",
     "fill_template",
     "problems_from_errors",
@@ -66,6 +67,8 @@ def _unknown_key(error: FieldError, fields_at: FieldsAt) -> str:
     known = list(fields_at(error.loc[:-1]))
     if not known:
         return f"unknown field {key!r}; remove it"
+    from .field_names import closest_field  # only for a key no field has
+
     close = closest_field(key, known)
     if close is not None:
         return f"unknown field {key!r}; did you mean {close!r}?"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from yaml import ScalarNode, SequenceNode
 
 from .characters import invisible_characters, name_characters
 from .describe import describe_value
+from .lean_typing import TYPE_CHECKING
 from .limits import LoadLimits
 from .problems import Loc, Problem, render_loc
 from .rules import Rule
@@ -27,6 +27,9 @@ from .scalars import (
     read_scalar,
     short_tag,
 )
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class YamlDocument:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
+from .lean_typing import NamedTuple
 from .rules import Rule, Severity
 from .terminal_text import visible
 

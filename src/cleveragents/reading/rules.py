@@ -25,9 +25,14 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Literal, NamedTuple
 
 from .field_facts import FIELD_FACTS
+from .lean_typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    ReaderVerdict = Literal["error", "accepts", "crashes"]
 
 __all__ = [
     "ALIASES",
@@ -76,8 +81,6 @@ class Severity(enum.StrEnum):
     WARNING = ("warning", "warning", "warning", 2, "\033[33m", False)
     HINT = ("hint", "notice", "note", 4, "\033[36m", False)
 
-
-ReaderVerdict = Literal["error", "accepts", "crashes"]
 
 # The one style of every id (see above): `family.name`, the name's words joined by `-`, or, for
 # `loosens.FIELD` and `tightens.FIELD`, a profile field's name. The output schemas of `check`

@@ -14,11 +14,14 @@ import datetime
 import functools
 import math
 import re
-from typing import Any, Final, NamedTuple
 
 import yaml
 
+from .lean_typing import TYPE_CHECKING, NamedTuple
 from .rules import Rule
+
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 CORE = "tag:yaml.org,2002:"
 STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG = (
@@ -30,10 +33,11 @@ CORE_TAGS = (*SCALAR_TAGS, MAP_TAG, SEQ_TAG)
 # What the composing loader gives a plain scalar without a tag: resolved later, both ways.
 IMPLICIT_TAG: Final = "!implicit-plain-scalar"
 
-# The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution). `\Z`, not `$`:
-# a tagged quoted scalar can end in a newline (`!!int "3\n"`), which `$` would let through.
-_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)\Z")
-_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)\Z")
+# The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution): its null and
+# boolean words, whole, and its numbers. `\Z`, not `$`: a tagged quoted scalar can end in a
+# newline (`!!int "3\n"`), which `$` would let through.
+_NULL_WORDS = frozenset({"~", "null", "Null", "NULL", ""})
+_BOOL_WORDS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 _INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")
 _FLOAT_RE = re.compile(
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
@@ -46,9 +50,9 @@ YAML11_BOOLEAN_WORDS = frozenset({"yes", "no", "on", "off", "y", "n"})
 
 def resolve_plain(value: str) -> str:
     """The YAML 1.2 core tag of a plain scalar."""
-    if _NULL_RE.match(value):
+    if value in _NULL_WORDS:
         return NULL_TAG
-    if _BOOL_RE.match(value):
+    if value in _BOOL_WORDS:
         return BOOL_TAG
     if _INT_RE.match(value):
         return INT_TAG
@@ -62,11 +66,11 @@ def construct_scalar(tag: str, text: str) -> Any:
     if tag == STR_TAG:
         return text
     if tag == NULL_TAG:
-        if not _NULL_RE.match(text):
+        if text not in _NULL_WORDS:
             raise ValueError(f"{text!r} is not a valid null")
         return None
     if tag == BOOL_TAG:
-        if not _BOOL_RE.match(text):
+        if text not in _BOOL_WORDS:
             raise ValueError(f"{text!r} is not a valid boolean")
         return text.lower() == "true"
     if tag == INT_TAG:

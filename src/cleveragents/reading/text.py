@@ -15,8 +15,8 @@ import bisect
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
 
+from .lean_typing import NamedTuple
 from .limits import LoadLimits
 from .problems import Problem, ProfileFileError
 from .rules import Rule
@@ -170,20 +170,26 @@ def _file_problem(
     return Problem(filename, line, column, "$", message, rule)
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def decode_utf8(data: bytes, filename: str) -> str:
     """The text of `data` (a leading BOM removed), or ProfileFileError naming where the first
-    non-UTF-8 byte is."""
+    non-UTF-8 byte is (its line and column in the text after the BOM, as every problem's)."""
+    # Not the "utf-8-sig" codec: its errors count from after the BOM, and its module is an
+    # import of its own on every start.
+    body = data[len(_BOM) :] if data.startswith(_BOM) else data
     try:
-        return data.decode("utf-8-sig")
+        return body.decode("utf-8")
     except UnicodeDecodeError as error:
-        before = data[: error.start]
+        before = body[: error.start]
         line = before.count(b"\n") + 1
         column = error.start - (before.rfind(b"\n") + 1) + 1
         raise ProfileFileError(
             [
                 _file_problem(
                     filename,
-                    f"the file is not UTF-8 text (byte 0x{data[error.start]:02x}); "
+                    f"the file is not UTF-8 text (byte 0x{body[error.start]:02x}); "
                     "save it as UTF-8",
                     Rule.YAML_ENCODING,
                     line,

@@ -27,13 +27,16 @@ from __future__ import annotations
 import bisect
 import re
 import sys
-from typing import Any
 
 import yaml
 from yaml import tokens
 
+from .lean_typing import TYPE_CHECKING
 from .rules import Rule
 from .text import TextFinding
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _BLANK = " \t\r\n"
 _AFTER_NAME_IN_BOTH = _BLANK + ",[]{}"  # characters that end an anchor name for every reader

@@ -5,7 +5,8 @@ and exit status, in one style (`--help` shows the examples and exit status after
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+
+from cleveragents.reading.lean_typing import NamedTuple
 
 __all__ = [
     "ADD_FLOOR_HELP",

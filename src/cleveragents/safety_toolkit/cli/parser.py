@@ -8,11 +8,14 @@ import argparse
 from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
-from typing import Any, NoReturn, cast
 
+from cleveragents.reading.lean_typing import TYPE_CHECKING
 from cleveragents.reading.terminal_text import visible
 
 from .help_text import COMMAND_HELP
+
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 # The commands, in the order --help lists them; each is the module `commands/<name>.py`.
 COMMAND_NAMES = ("check", "schema", "show", "init", "resolve", "rules", "diff", "completion", "lsp")
@@ -75,7 +78,8 @@ class _Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         if _Parser.building:  # a width that is never printed with: no shutil at start-up
             formatter_class: Any = self.formatter_class  # a HelpFormatter: it takes a width
-            return cast(argparse.HelpFormatter, formatter_class(prog=self.prog, width=80))
+            formatter: argparse.HelpFormatter = formatter_class(prog=self.prog, width=80)
+            return formatter
         return super()._get_formatter()
 
     def error(self, message: str) -> NoReturn:

@@ -16,12 +16,14 @@ catalogue, its check and its entry here, and an example under examples/ that it 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from cleveragents.reading.nodes import YamlDocument
 
 __all__ = ["ADVICE", "Advice", "Advised", "advice_problems"]

@@ -12,20 +12,23 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+
+from cleveragents.reading.lean_typing import TYPE_CHECKING
 
 from .kinds import KINDS
 
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from cleveragents.domain.models.core.document_check import CheckedDocument
     from cleveragents.reading.loaded_file import LoadedFile
     from cleveragents.reading.problems import Problem
 
     from ..floor import Floors
 
-__all__ = ["USE_KIND", "Checker", "check_files", "with_gc_paused"]
+    T = TypeVar("T")
 
-T = TypeVar("T")
+__all__ = ["USE_KIND", "Checker", "check_files", "with_gc_paused"]
 
 
 def with_gc_paused(build: Callable[[], T]) -> T:
@@ -61,6 +64,9 @@ class Checker:
         self.kind = kind
         self.floors = floors
         self._load_file, self._check_loaded = with_gc_paused(_import_checking)
+        # What each document needs, imported at the first (not once per document).
+        self._with_hint: Callable[..., list[Problem]] | None = None
+        self._advice: Callable[..., list[Problem]] | None = None
 
     def check(
         self, loaded: LoadedFile, name: str, floors: Floors | None = None
@@ -69,16 +75,20 @@ class Checker:
         and every problem to report: its errors, then the kind hint; for a valid document, the
         warnings of `advice`, then the fields below its floor (`floors`, when given, instead of
         the checker's)."""
-        from .kind_hint import problems_with_hint
+        if self._with_hint is None:
+            from .kind_hint import problems_with_hint
 
+            self._with_hint = problems_with_hint
         floors = self.floors if floors is None else floors
         applied = () if floors is None else floors.for_file(name)
         checked = self._check_loaded(loaded, KINDS[self.kind].schema(), name)
-        problems = problems_with_hint(name, checked, self.kind, USE_KIND, by_name=True)
+        problems = self._with_hint(name, checked, self.kind, USE_KIND, by_name=True)
         if checked.valid is not None and loaded.document is not None:
-            from .advice import advice_problems
+            if self._advice is None:
+                from .advice import advice_problems
 
-            problems += advice_problems(checked.valid, loaded.document, name)
+                self._advice = advice_problems
+            problems += self._advice(checked.valid, loaded.document, name)
         if applied and checked.valid is not None and loaded.document is not None:
             from cleveragents.domain.models.core.document_values import profile_values
 

@@ -10,10 +10,8 @@ this module only compares.
 from __future__ import annotations
 
 import enum
-import shlex
 from collections.abc import Sequence
 from functools import total_ordering
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.domain.models.core.document_check import PROFILE, check_loaded
 from cleveragents.domain.models.core.document_values import (
@@ -25,6 +23,7 @@ from cleveragents.domain.models.core.rendering import change_text, yaml_value
 from cleveragents.domain.models.core.strictness import Change, FieldChange, compare_values
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
 from cleveragents.reading.files import file_problem, read_regular_file
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.loaded_file import load_bytes
 from cleveragents.reading.nodes import YamlDocument
 from cleveragents.reading.problems import Loc, Problem, render_line, render_loc
@@ -32,13 +31,13 @@ from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 from ..floor import Floor, FloorSetting
-from ..floor.comparison import below_floor
 from .floor_setting import floor_setting
 from .kinds import KINDS, DocumentKind
 from .usage import UsageError
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 __all__ = [
     "AddedBaseline",
@@ -299,6 +298,8 @@ def _field_findings(
 def _below_floor_findings(floors: Sequence[Floor], new: _Loaded, file: str) -> list[Finding]:
     """A new profile compared with the floors, its baseline: each field looser than one of
     them loosens."""
+    from ..floor.comparison import below_floor  # only where a floor applies
+
     assert new.profile is not None
     return [
         Finding(
@@ -355,6 +356,8 @@ CHECK_HOOKS = {"profile": "safety-profile", "action": "safety-profile-action"}
 
 def _check_command(kind: DocumentKind, file: str) -> str:
     """The `safety-profile check` command line that reports `file` as the check hook does."""
+    import shlex  # only for a version that cannot be compared
+
     kind_option = [] if kind.name == "profile" else ["--kind", kind.name]
     options_end = ["--"] if file.startswith("-") else []
     return shlex.join(["safety-profile", "check", *kind_option, *options_end, file])

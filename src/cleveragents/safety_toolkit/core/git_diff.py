@@ -18,14 +18,15 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 from cleveragents.reading.files import file_problem
+from cleveragents.reading.lean_typing import NamedTuple
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
 
 from ..floor import CONFIG_FILE, Configured, Floor, FloorError, FloorFiles, Floors, parse_config
+from ..git.links import Links, Node, git_side
 from ..git.name_folding import collision_message, read_through_message, twin_groups
 from ..git.names import LinkBudgetError, Named, named_files
 from ..git.objects import (
@@ -33,8 +34,6 @@ from ..git.objects import (
     LINK,
     GitError,
     LinkError,
-    Links,
-    Node,
     Side,
     Tree,
     WorkTree,
@@ -189,8 +188,9 @@ class Repository:
         return posixpath.relpath(path, self.prefix or ".")
 
     # -- the two sides -------------------------------------------------------------------------
-    def sides(self, comparison: GitComparison) -> tuple[Tree, Side]:
-        old = Tree.of_revision(self.root, comparison.old_rev)
+    def sides(self, comparison: GitComparison, old: Tree | None = None) -> tuple[Tree, Side]:
+        """The old and the new side; `old`: the old revision's tree, when already listed."""
+        old = Tree.of_revision(self.root, comparison.old_rev) if old is None else old
         if comparison.new_rev is not None:
             return old, Tree.of_revision(self.root, comparison.new_rev)
         if comparison.staged:
@@ -363,17 +363,17 @@ class _Comparison:
     def __init__(
         self,
         repository: Repository,
-        old_links: Links[Side],
-        new_links: Links[Side],
+        old_links: Links,
+        new_links: Links,
         changed: frozenset[str],
         wanted: Callable[[str], bool],
         pathspecs: Sequence[str],
     ) -> None:
         self.repository = repository
-        old_side = old_links.side
+        old_side = git_side(old_links)
         assert isinstance(old_side, Tree)
         self.old_side = old_side
-        self.new_side = new_links.side
+        self.new_side = git_side(new_links)
         self.problems: list[Problem] = []
         self.pairs: list[_Pair] = []
         self.names: list[Named] = []
@@ -540,10 +540,10 @@ class RevisionFiles(FloorFiles):
     the index), as a checkout of it holds them: read by object id, through its links, never
     out of the repository. Paths are absolute, below the repository's root."""
 
-    def __init__(self, root: str, links: Links[Side], *, labelled: bool = True) -> None:
+    def __init__(self, root: str, links: Links, *, labelled: bool = True) -> None:
         self.root = root
         self.links = links
-        self.tree = links.side
+        self.tree = git_side(links)
         assert isinstance(self.tree, Tree)
         # The old side's floors say which revision they are from; the new side's are the
         # files as the change leaves them, named as the working tree's are.
@@ -592,23 +592,32 @@ class RevisionFiles(FloorFiles):
         return data, len(data), floor_identity(os.path.join(self.root, target), data)
 
 
-def _verified(repository: Repository, comparison: GitComparison) -> GitComparison:
+def _verified(
+    repository: Repository, comparison: GitComparison
+) -> tuple[GitComparison, Tree | None]:
     """`comparison` with its revisions verified (GitError otherwise), and the empty tree for
-    an old side that has no commit."""
+    an old side that has no commit; and HEAD's tree when the old side is HEAD's commit."""
     to_verify = [comparison.old_rev, comparison.new_rev]
+    head = None
     if comparison.old_rev == EMPTY_TREE:
         to_verify = [comparison.new_rev]
         comparison = comparison._replace(old_rev=repository.empty_tree())
     elif comparison.old_rev == "HEAD":
-        # HEAD is then either a commit (has_commits says so) or, before the first commit, the
-        # empty tree, against which everything is new: neither needs verifying again.
+        # HEAD is then either a commit or, before the first commit, the empty tree, against
+        # which everything is new: neither needs verifying again. Its tree is listed at once
+        # (one git, not two, where it has commits); only when that fails is git asked whether
+        # HEAD has a commit, and git's own words stand where it has.
         to_verify = [comparison.new_rev]
-        if not repository.has_commits():
+        try:
+            head = Tree.of_revision(repository.root, "HEAD")
+        except GitError:
+            if repository.has_commits():
+                raise
             comparison = comparison._replace(old_rev=repository.empty_tree())
     for revision in to_verify:
         if revision is not None:
             repository.verify(revision)
-    return comparison
+    return comparison, head
 
 
 def _changed_paths(
@@ -647,10 +656,10 @@ def diff_against_git(
     repository = Repository(folder)
     if floors is not None:  # a floor that cannot be used stops the command, changes or not
         floors.for_folder(repository.root)
-    comparison = _verified(repository, comparison)
+    comparison, head = _verified(repository, comparison)
     pathspecs = [repository.repository_path(path) for path in user_paths]
     wanted = _wanted(kind, pathspecs)
-    old_side, new_side = repository.sides(comparison)
+    old_side, new_side = repository.sides(comparison, head)
     others: list[Tree] = []
     try:
         changed, submodules = _changed_paths(repository, comparison, new_side)
@@ -706,7 +715,7 @@ class _SideFloors:
     revision holds them, and as the new side does (the working tree's from disk)."""
 
     def __init__(
-        self, repository: Repository, floors: Floors, old_links: Links[Side], new_links: Links[Side]
+        self, repository: Repository, floors: Floors, old_links: Links, new_links: Links
     ) -> None:
         self.repository = repository
         self.configured = floors.setting.configured
@@ -715,7 +724,7 @@ class _SideFloors:
         if isinstance(new_links.side, Tree):
             files = RevisionFiles(repository.root, new_links, labelled=False)
             self.new = Floors(floors.setting, floors.environ, files)
-        self.old_side, self.new_side = old_links.side, new_links.side
+        self.old_side, self.new_side = git_side(old_links), git_side(new_links)
 
     def for_file(self, name: str) -> tuple[Floor, ...]:
         """The floors a file named `name` (a repository path) is held to: those of the new
@@ -841,7 +850,7 @@ def _against_other_parents(
     comparison: GitComparison,
     main: _Comparison,
     parents: Sequence[Tree],
-    new_links: Links[Side],
+    new_links: Links,
     new_side: Side,
 ) -> list[Finding]:
     """A merge against its parents other than the first: each file the merge makes differ from

@@ -9,12 +9,26 @@ for: a security check never chooses its own rules.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import Protocol
 
+from cleveragents.reading.lean_typing import TYPE_CHECKING
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
 from .kinds import KINDS, named_as
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Checked(Protocol):
+        """A checked file, by either path (`document_check` or the models'): its problems and
+        its top-level keys."""
+
+        @property
+        def problems(self) -> tuple[Problem, ...]: ...
+
+        @property
+        def top_level_keys(self) -> tuple[str, ...]: ...
+
 
 __all__ = [
     "hint_problem",
@@ -53,17 +67,6 @@ def hint_problem(file: str, resembled: str, checked: str, advice: str) -> Proble
 def with_hints_last(problems: Iterable[Problem]) -> list[Problem]:
     """Sorted by file, each file's errors in order, then its warnings, then its hints."""
     return sorted(problems, key=lambda problem: (problem.file, problem.severity.rank, problem))
-
-
-class Checked(Protocol):
-    """A checked file, by either path (`document_check` or the models'): its problems and its
-    top-level keys."""
-
-    @property
-    def problems(self) -> tuple[Problem, ...]: ...
-
-    @property
-    def top_level_keys(self) -> tuple[str, ...]: ...
 
 
 def renaming_advice(file: str, resembled: str, advice: str) -> str:

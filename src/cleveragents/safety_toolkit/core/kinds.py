@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from pydantic import BaseModel
 

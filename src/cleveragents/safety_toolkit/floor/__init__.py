@@ -39,10 +39,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
 
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.rules import Rule
 from cleveragents.reading.terminal_text import visible
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ALLOW_NO_FLOOR_VARIABLE",
@@ -63,7 +66,7 @@ PACKAGE_PREFIX = "pkg:"
 CONFIG_FILE = "pyproject.toml"
 CONFIG_TABLE = "safety-profile"  # [tool.safety-profile]
 _CONFIG_KEYS = frozenset({"floor"})
-_PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_PACKAGE_NAME = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"  # compiled when used
 
 
 class FloorError(Exception):
@@ -361,7 +364,7 @@ def _package_floor(spec: str, where: str, base: str | None) -> tuple[bytes, int,
     package, _, resource = spec.removeprefix(PACKAGE_PREFIX).partition("/")
     parts = resource.split("/")
     shown = f"the floor {visible(spec)} ({where})"
-    if not _PACKAGE_NAME.match(package) or any(part in ("", ".", "..") for part in parts):
+    if not re.match(_PACKAGE_NAME, package) or any(part in ("", ".", "..") for part in parts):
         raise FloorError(
             f"{shown} is not of the form {PACKAGE_PREFIX}PACKAGE/RESOURCE, e.g. "
             f"{PACKAGE_PREFIX}acme_policies/floor.safety_profile.yaml"
@@ -483,18 +486,21 @@ class Floors:
 
     def for_file(self, path: str) -> tuple[Floor, ...]:
         """The floors that apply to the file at `path` (none: no floor). Raises FloorError."""
-        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+        return self._for_absolute_folder(os.path.dirname(os.path.abspath(path)))
 
     def for_folder(self, folder: str | os.PathLike[str]) -> tuple[Floor, ...]:
         """The floors that apply to files in `folder`: the one given with --floor, else each
         that a pyproject.toml from there up to the repository root sets, nearest first; and
         each given with --add-floor."""
+        return self._for_absolute_folder(os.path.abspath(folder))
+
+    def _for_absolute_folder(self, where: str) -> tuple[Floor, ...]:
+        if where in self._by_folder:  # (its --add-floor floors were loaded for it)
+            return self._by_folder[where]
         added = [self._load(spec, None, "given with --add-floor") for spec in self.setting.added]
         if self.setting.given is not None:
             return _distinct([self._load(self.setting.given, None, "given with --floor"), *added])
-        where = os.path.abspath(folder)
-        if where not in self._by_folder:
-            self._by_folder[where] = _distinct([*self._floors_configured_for(where), *added])
+        self._by_folder[where] = _distinct([*self._floors_configured_for(where), *added])
         return self._by_folder[where]
 
     def _floors_configured_for(self, folder: str) -> tuple[Floor, ...]:

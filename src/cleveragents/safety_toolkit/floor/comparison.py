@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from cleveragents.domain.models.core.rendering import below_floor_text
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.problems import Loc, Problem, render_loc
 from cleveragents.reading.rules import Rule
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib import import_module
-from typing import Any, Literal, NamedTuple, overload
+
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple, overload
 
 from .base import (
     CheckReporter,
@@ -24,6 +25,9 @@ from .base import (
     RulesReporter,
     ShowReporter,
 )
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 __all__ = ["FORMAT_BY_NAME", "Format", "Reporter", "format_help", "format_names", "reporter"]
 

@@ -4,15 +4,19 @@ command's protocol (`CheckReporter`, `DiffReporter`, ...).
 A format names the protocols it implements as its bases, and is `@final`: the type checker
 then reports a method it lacks (`Final class ... has abstract attributes`), and the commands
 offer exactly the formats whose registry entry names them (`formats.format_names`), which a test
-holds to the protocols the class implements."""
+holds to the protocols the class implements. The protocols are abstract base classes, not
+`typing.Protocol`s: a format names them, and `check` imports no typing (`lean_typing`)."""
 
 from __future__ import annotations
 
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol, runtime_checkable
+
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from typing import ClassVar
+
     from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule
@@ -55,22 +59,19 @@ class Reporter:
         self.colour = colour  # only the text format colours, and only on a terminal
 
 
-@runtime_checkable
-class CheckReporter(Protocol):
+class CheckReporter(ABC):
     """`check`, and every command's invalid files, in the same words."""
 
     @abstractmethod
     def check(self, files: CheckedFiles) -> str: ...
 
 
-@runtime_checkable
-class DiffReporter(Protocol):
+class DiffReporter(ABC):
     @abstractmethod
     def diff(self, report: DiffReport) -> str: ...
 
 
-@runtime_checkable
-class ShowReporter(Protocol):
+class ShowReporter(ABC):
     @abstractmethod
     def show(
         self, document: ShownDocument | None, problems: Sequence[Problem], source: str, kind: str
@@ -78,16 +79,14 @@ class ShowReporter(Protocol):
         """The effective document of one file (None: the file is invalid, see `problems`)."""
 
 
-@runtime_checkable
-class ResolveReporter(CheckReporter, Protocol):
+class ResolveReporter(CheckReporter):
     """`resolve`: the effective profile, or (a layer is invalid) its files as `check` says."""
 
     @abstractmethod
     def resolve(self, resolution: Resolution) -> str: ...
 
 
-@runtime_checkable
-class RulesReporter(Protocol):
+class RulesReporter(ABC):
     @abstractmethod
     def rules(self, rule: Rule | None) -> str:
         """One rule explained, or (None) every rule of the catalogue."""

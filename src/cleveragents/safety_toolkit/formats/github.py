@@ -5,8 +5,7 @@ from a file is escaped as the text report does, then as workflow commands requir
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, final
-
+from cleveragents.reading.lean_typing import TYPE_CHECKING, final
 from cleveragents.reading.problems import field_prefix, labelled
 from cleveragents.reading.terminal_text import visible
 

@@ -6,11 +6,14 @@ shows as text, and the output never fails to encode; a file name byte that is no
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, final
+
+from cleveragents.reading.lean_typing import TYPE_CHECKING, final
 
 from .base import CheckedFiles, DiffReporter, Reporter, ResolveReporter, RulesReporter, ShowReporter
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.reading.problems import Problem
     from cleveragents.reading.rules import Rule

@@ -3,7 +3,7 @@ by `sarif_log`, imported only when asked for)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, final
+from cleveragents.reading.lean_typing import TYPE_CHECKING, final
 
 from .base import CheckedFiles, CheckReporter, DiffReporter, Reporter
 

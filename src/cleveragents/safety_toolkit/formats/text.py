@@ -4,13 +4,15 @@ layers and effective profile. Colour only when asked (a terminal)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, final
 
+from cleveragents.reading.lean_typing import TYPE_CHECKING, final
 from cleveragents.reading.problems import with_rule_id
 
 from .base import CheckedFiles, DiffReporter, Reporter, ResolveReporter, RulesReporter, ShowReporter
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.domain.models.core.layers import Provenance
     from cleveragents.reading.problems import Problem

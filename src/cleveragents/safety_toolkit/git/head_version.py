@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .objects import LINK, GitError, LinkError, Links, Tree, git, read_blobs
+from .links import Links
+from .objects import LINK, GitError, LinkError, Tree, git, read_blobs
 
 __all__ = ["blob_id", "head_version"]
 

@@ -10,9 +10,10 @@ tree's files need git (`git.objects`, imported then).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import NamedTuple
 
+from cleveragents.reading.lean_typing import NamedTuple
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
@@ -41,21 +42,64 @@ class Located(NamedTuple):
 
 
 def locate(paths: Iterable[str]) -> dict[str, Located]:
-    """Each path's work tree and file, each folder asked about once (see `work_tree_of`)."""
+    """Each path's work tree and file, each folder asked about once (see `work_tree_of`) and
+    resolved once (see `_Resolver`)."""
     tops: dict[str, str | None] = {}
     resolved: dict[str, str] = {}
+    real_of = _Resolver()
     located = {}
+    git_dir = bool(os.environ.get("GIT_DIR"))
     for path in paths:
-        top = work_tree_of(path, tops)
-        real = os.path.realpath(path)
+        absolute = os.path.abspath(path)
+        top = _work_tree_of_absolute(absolute, tops, git_dir)
+        real = real_of(path)
         if top is None:
             located[path] = Located(None, real)
             continue
         if top not in resolved:
             resolved[top] = os.path.realpath(top)
-        named = os.path.join(resolved[top], os.path.relpath(os.path.abspath(path), top))
-        located[path] = Located(resolved[top], real, real != os.path.normpath(named))
+        named = _below(absolute, top, resolved[top])
+        if named is None:
+            named = os.path.normpath(os.path.join(resolved[top], os.path.relpath(absolute, top)))
+        located[path] = Located(resolved[top], real, real != named)
     return located
+
+
+def _below(absolute: str, top: str, real_top: str) -> str | None:
+    """`normpath(join(real_top, relpath(absolute, top)))` for the absolute, normalised
+    `absolute` strictly below `top` (a plain prefix cut: neither holds `.` nor `..`); None
+    otherwise, for the general computation."""
+    if top == os.sep or not absolute.startswith(top + os.sep) or len(absolute) == len(top) + 1:
+        return None
+    return os.path.join(real_top, absolute[len(top) + 1 :])
+
+
+class _Resolver:
+    """`os.path.realpath` of many names, each folder resolved once: a name whose last
+    component is not a link (nor `''`, `.`, `..`) resolves to its folder's real path joined
+    with that component, exactly as `realpath` walks it; so only that component is looked at
+    (one lstat), not each component of the path again. A link, or any error but a missing
+    file, is left to `realpath` itself."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}  # folder -> its real path, with a closing `/`
+
+    def __call__(self, path: str) -> str:
+        folder, name = os.path.split(path)
+        if name in ("", os.curdir, os.pardir):
+            return os.path.realpath(path)
+        real_folder = self._folders.get(folder)
+        if real_folder is None:
+            real_folder = os.path.join(os.path.realpath(folder or os.curdir), "")
+            self._folders[folder] = real_folder
+        real = real_folder + name  # os.path.join(realpath(folder), name): `name` holds no `/`
+        try:
+            is_link = stat.S_ISLNK(os.lstat(real).st_mode)
+        except FileNotFoundError:  # `realpath` is not strict: a missing file is its name
+            return real
+        except OSError:
+            return os.path.realpath(path)
+        return os.path.realpath(path) if is_link else real
 
 
 OUTSIDE_MESSAGE = (
@@ -85,12 +129,16 @@ def outside_problems(
     here = os.path.realpath(os.curdir)
     refused = {}
     linked: dict[str, dict[str, str]] = {}  # work tree -> path -> the file, for those in it
+    folders: dict[str, str] = {}  # each folder a file is named in, resolved once
     for path in paths:
         top, real, through_link = located[path]
         if top is not None:
             bounds, where = [top], "the repository"
         else:
-            bounds = [here, os.path.realpath(os.path.dirname(os.path.abspath(path)))]
+            folder = os.path.dirname(os.path.abspath(path))
+            if folder not in folders:
+                folders[folder] = os.path.realpath(folder)
+            bounds = [here, folders[folder]]
             where = "the folder checked (there is no git repository here)"
         if not any(inside(real, bound) for bound in bounds):
             message = OUTSIDE_MESSAGE.format(where=where)
@@ -142,7 +190,11 @@ def collision_problems(
         else:
             if top not in listings:
                 listings[top] = _Listing.of_index(top)
-            shown = os.path.relpath(os.path.abspath(path), top).replace(os.sep, "/")
+            absolute = os.path.abspath(path)
+            if top != os.sep and absolute.startswith(top + os.sep):  # relpath's answer, cut
+                shown = absolute[len(top) + 1 :].replace(os.sep, "/")
+            else:
+                shown = os.path.relpath(absolute, top).replace(os.sep, "/")
             found = listings[top].collisions(shown)
             if not found and through_link and inside(real, top):
                 # The file a link leads to, and its folders: another name folds to it.
@@ -162,9 +214,19 @@ class _Listing:
     folder's names folded once, however many names are checked."""
 
     def __init__(self, entries: set[str], children: Mapping[str, Collection[str]]) -> None:
+        from .name_folding import collisions, folded, folded_names
+
         self.entries = entries
         self.children = children
         self._folded: dict[str, dict[str, list[str]]] = {}
+        self._collisions, self._folded_names, self._folded_name = (  # imported once
+            collisions,
+            folded_names,
+            folded,
+        )
+        # Each name's folded name, once: a folder's name is on the way to each of its files,
+        # a file's name is folded with its folder's names and again when it is checked.
+        self._keys: dict[str, str] = {}
 
     @classmethod
     def of_index(cls, top: str) -> _Listing:
@@ -179,25 +241,43 @@ class _Listing:
 
     @classmethod
     def of_folder(cls, folder: str) -> _Listing:
-        names = os.listdir(folder) if os.path.isdir(folder) else []
-        files = {name for name in names if not os.path.isdir(os.path.join(folder, name))}
+        names: list[str] = []
+        files = set()
+        if os.path.isdir(folder):
+            with os.scandir(folder) as entries:  # the kind of each name, mostly without a stat
+                for entry in entries:
+                    names.append(entry.name)
+                    if not _is_folder(entry):
+                        files.add(entry.name)
         return cls(files, {"": names})
 
     def _folded_children(self, folder: str) -> dict[str, list[str]]:
-        from .name_folding import folded_names
-
         if folder not in self._folded:
-            self._folded[folder] = folded_names(self.children.get(folder, ()))
+            self._folded[folder] = self._folded_names(self.children.get(folder, ()), self._fold)
         return self._folded[folder]
 
-    def collisions(self, path: str) -> list[str]:
-        from .name_folding import collisions
+    def _fold(self, name: str) -> str:
+        """`folded(name)` of one component, kept."""
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = self._folded_name(name)
+        return key
 
-        return collisions(
+    def collisions(self, path: str) -> list[str]:
+        return self._collisions(
             path,
             self._folded_children,
             lambda name: name in self.entries or name == path,
+            self._fold,
         )
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """`os.path.isdir` of the entry's path (a link followed), which says False for an error."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return os.path.isdir(entry.path)
 
 
 def inside(path: str, folder: str) -> bool:
@@ -210,11 +290,18 @@ def work_tree_of(path: str, known: dict[str, str | None]) -> str | None:
     name, where git takes every file to be; else the nearest folder above its name (as given,
     before any link is followed: where the name is) holding `.git`; None for none. `known`
     remembers the folders already asked about."""
-    if os.environ.get("GIT_DIR"):
+    return _work_tree_of_absolute(os.path.abspath(path), known, bool(os.environ.get("GIT_DIR")))
+
+
+def _work_tree_of_absolute(
+    absolute: str, known: dict[str, str | None], git_dir: bool
+) -> str | None:
+    """`work_tree_of` the name `absolute`, made absolute already; `git_dir`: `GIT_DIR` set."""
+    if git_dir:
         if "\0GIT_DIR" not in known:
             known["\0GIT_DIR"] = _environment_work_tree()
         return known["\0GIT_DIR"]
-    return nearest_with_git(os.path.dirname(os.path.abspath(path)), known)
+    return nearest_with_git(os.path.dirname(absolute), known)
 
 
 def _environment_work_tree() -> str | None:

@@ -60,17 +60,22 @@ def collisions(
     path: str,
     children: Callable[[str], Mapping[str, Sequence[str]]],
     is_entry: Callable[[str], bool],
+    fold: Callable[[str], str] | None = None,
 ) -> list[str]:
     """The other names one file system takes for `path` (components joined by `/`) or for a
     folder above it, where one of the two is a file or link (`is_entry`): `children(folder)`
     gives the names in a folder ("" the top) by their folded name (`folded_names`). Only the
     folders on the way are looked at, each folded once by its caller, so many names are
-    checked against a large repository without folding it again for each."""
+    checked against a large repository without folding it again for each. `fold`: how a
+    caller that keeps each name's folded name gives it (`folded`, one component)."""
+    fold = _folded_part if fold is None else fold
+    if "/" not in path:  # a name in the top folder: any other name there folded alike
+        return sorted({name for name in children("").get(fold(path), ()) if name != path})
     parts = path.split("/")
     found: list[str] = []
     candidates = [""]  # the folders one file system takes for the path so far
     for depth, part in enumerate(parts):
-        key = _folded_part(part)
+        key = fold(part)
         matches = [
             f"{folder}/{name}" if folder else name
             for folder in candidates
@@ -85,11 +90,14 @@ def collisions(
     return sorted(set(found))
 
 
-def folded_names(names: Iterable[str]) -> dict[str, list[str]]:
-    """The names of one folder by their folded name."""
+def folded_names(
+    names: Iterable[str], fold: Callable[[str], str] | None = None
+) -> dict[str, list[str]]:
+    """The names of one folder by their folded name (`fold`: as `collisions` takes it)."""
+    fold = _folded_part if fold is None else fold
     by_key: dict[str, list[str]] = {}
     for name in names:
-        by_key.setdefault(_folded_part(name), []).append(name)
+        by_key.setdefault(fold(name), []).append(name)
     return by_key
 
 

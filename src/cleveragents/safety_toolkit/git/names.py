@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import NamedTuple
 
-from .objects import GITLINK, MISSING, Links, Node, Side
+from cleveragents.reading.lean_typing import NamedTuple
+
+from .links import MISSING, Links, Node, git_side
+from .objects import GITLINK
 
 __all__ = ["LinkBudgetError", "Named", "named_files", "walk_budget"]
 
@@ -58,17 +60,17 @@ def _scope(prefix: str, specs: Sequence[str]) -> str | None:
     return None
 
 
-def walk_budget(*links: Links[Side]) -> int:
+def walk_budget(*links: Links) -> int:
     """How many pairs of folders a walk may meet: eight for each entry the sides hold (there
     are no more folders or links than entries: a pair per folder, times the marked folders a
     name can pass, and the pairs a relinked folder adds), and 100,000 more for small
     repositories."""
-    return 8 * sum(len(side.side.paths()) for side in links) + 100_000
+    return 8 * sum(len(git_side(side).paths()) for side in links) + 100_000
 
 
 def named_files(
-    old: Links[Side],
-    new: Links[Side],
+    old: Links,
+    new: Links,
     wanted: Callable[[str], bool],
     folder_mark: Callable[[str], str | None],
     specs: Sequence[str] = (),
@@ -81,6 +83,7 @@ def named_files(
     those paths (none: everything). LinkBudgetError past `budget` pairs of folders (default:
     `walk_budget`)."""
     budget = walk_budget(old, new) if budget is None else budget
+    old_side, new_side = git_side(old), git_side(new)
     scope = _scope("", specs)
     if scope is None:
         return
@@ -90,8 +93,8 @@ def named_files(
     )
     while queue:
         prefix, old_folder, new_folder, marks, scope = queue.popleft()
-        old_names = old.side.children(old_folder) if old_folder is not None else ()
-        new_names = new.side.children(new_folder) if new_folder is not None else ()
+        old_names = old_side.children(old_folder) if old_folder is not None else ()
+        new_names = new_side.children(new_folder) if new_folder is not None else ()
         for component in sorted({*old_names, *new_names}):
             name = f"{prefix}/{component}" if prefix else component
             old_entry = _entry(old_folder, component, old_names)

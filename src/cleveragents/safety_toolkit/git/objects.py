@@ -6,12 +6,8 @@ Names are bytes on disk and in git; here they are `str` decoded with `os.fsdecod
 the bytes back. Every listing is read with `-z`, so newlines, tabs and quotes are plain bytes.
 
 A side of a comparison is a `Tree` (a revision or the index: path -> mode and object id) or the
-working tree on disk. `Links` follows a side's links inside the repository, component by
-component as the kernel does, so `diff --git` reads a link exactly as `check` reads the file a
-checkout writes: each link is followed once (its result remembered), a link reached again while
-it is being followed is a loop, and more than MAX_LINKS links on one path is an error, as the
-kernel's ELOOP is. Every blob a side needs, links included, is read by one
-`git cat-file --batch` process (`Blobs`).
+working tree on disk; `links.py` follows a side's links inside the repository. Every blob a
+side needs, links included, is read by one `git cat-file --batch` process (`Blobs`).
 
 Every git process is started from one place (`git_command`): `git` for a command's whole
 output, `Blobs` for the long-lived `cat-file`.
@@ -21,12 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import stat
 import subprocess
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import IO, Generic, NamedTuple, Protocol, TypeVar
 
 from cleveragents.reading.files import read_regular_file
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.limits import DEFAULT_LIMITS
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
@@ -50,6 +47,9 @@ from .paths import (
     stuck_repositories,
 )
 
+if TYPE_CHECKING:
+    from typing import IO
+
 # A work tree's top folder, as a str or a Path (`pathlib` is not imported here: `check` in a
 # repository imports this module, and pathlib costs it urllib and ipaddress).
 Root = str | os.PathLike[str]
@@ -61,9 +61,7 @@ __all__ = [
     "Entry",
     "GitError",
     "LinkError",
-    "Links",
     "Located",
-    "Node",
     "Tree",
     "WorkTree",
     "WorkTreeListing",
@@ -299,17 +297,21 @@ def _run(
     stdin = subprocess.DEVNULL if input is None else _input_file(input)
     stdout, stderr = _input_file(b""), _input_file(b"")
     try:
-        result = subprocess.run(
+        process = subprocess.Popen(
             list(command),
             cwd=root,
             stdin=stdin,
             stdout=stdout,
             stderr=stderr,
-            check=False,
             env=environment,
-            timeout=_time_limit[0],
             start_new_session=True,
         )
+        try:
+            returncode = _exit_status(process, _time_limit[0])
+        except BaseException:  # the time is up, or Ctrl-C: no git is left running
+            process.kill()
+            process.wait()
+            raise
         output, words = _read_all(stdout), _read_all(stderr)
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH; install git") from None
@@ -318,11 +320,30 @@ def _run(
     finally:
         for descriptor in (stdout, stderr) if input is None else (stdin, stdout, stderr):
             os.close(descriptor)
-    if result.returncode == found_nothing:
+    if returncode == found_nothing:
         return b""
-    if result.returncode != 0:
+    if returncode != 0:
         raise GitError(os.fsdecode(words).strip() or f"git {what} failed")
     return output
+
+
+def _exit_status(process: subprocess.Popen[bytes], timeout: float) -> int:
+    """`process`'s exit status, once it ends; TimeoutExpired after `timeout` seconds. On Linux
+    the wait ends when the process does (a pidfd): `Popen.wait(timeout)` looks after 1, 2, 4,
+    8 ms... instead, so a git that takes 3 ms cost 7 (a tenth of a `diff --git`)."""
+    try:
+        descriptor = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        return process.wait(timeout)
+    try:
+        poller = select.poll()  # not select.select: a descriptor may be above 1023
+        poller.register(descriptor, select.POLLIN)
+        ended = poller.poll(timeout * 1000)
+    finally:
+        os.close(descriptor)
+    if not ended:
+        raise subprocess.TimeoutExpired(process.args, timeout)
+    return process.wait()
 
 
 def _read_all(descriptor: int, limit: int | None = None) -> bytes:
@@ -714,139 +735,6 @@ class WorkTree:
 
 
 Side = Tree | WorkTree
-
-
-class LinkSide(Protocol):
-    """What `Links` asks of a side: what a name is, and where a link points. A `Tree`, the
-    `WorkTree`, or the files on disk alone (the language server, which asks git nothing for it)."""
-
-    def kind_of(self, path: str) -> str | None: ...
-
-    def read_link(self, path: str) -> str: ...
-
-
-S = TypeVar("S", bound=LinkSide, covariant=True)
-
-
-class Node(NamedTuple):
-    """What a name leads to on one side: `kind` "file", "dir", GITLINK, "missing" or "error",
-    the repository path it leads to (through links), whether a link was followed, and for
-    "error" why (a LinkError's words)."""
-
-    kind: str
-    path: str
-    through_link: bool = False
-    error: str = ""
-
-
-MISSING = Node("missing", "")
-
-
-class Links(Generic[S]):
-    """A side's links, followed as the kernel follows them and never out of the repository:
-    each link once (its result is remembered, so a path through many links costs one step per
-    link, not one walk per link), a link met again while it is being followed is a loop."""
-
-    def __init__(self, side: S) -> None:
-        self.side = side
-        # link path -> (the path it leads to, links followed to get there); None while it is
-        # being followed; a LinkError when it cannot be followed.
-        self._followed: dict[str, tuple[str, int] | LinkError | None] = {}
-        self._nodes: dict[str, Node] = {}
-
-    def follow(self, link: str) -> tuple[str, int]:
-        """The path the link `link` leads to (itself no link), and the links followed on the
-        way, itself included. LinkError when it loops, leaves the repository or passes
-        through something that is not a folder."""
-        if link in self._followed:
-            known = self._followed[link]
-            if known is None:
-                raise LinkError("has too many levels of links (a loop?)")
-            if isinstance(known, LinkError):
-                raise known
-            return known
-        self._followed[link] = None
-        try:
-            target = self.side.read_link(link)
-            if len(os.fsencode(target)) >= PATH_MAX:
-                # No checkout can make such a link (ENAMETOOLONG): the profile is missing.
-                raise LinkError(f"has a target longer than a link can hold ({PATH_MAX - 1} bytes)")
-            if target.startswith("/"):
-                raise LinkError(f"leads outside the repository (to {quoted(target)})")
-            resolved, count = self.walk(link.rpartition("/")[0], target)
-            result = (resolved, count + 1)
-            if result[1] > MAX_LINKS:
-                raise LinkError("has too many levels of links (a loop?)")
-        except LinkError as error:
-            self._followed[link] = error
-            raise
-        self._followed[link] = result
-        return result
-
-    def walk(self, folder: str, relative: str) -> tuple[str, int]:
-        """The path `relative` names from the folder `folder`, each link on it followed, and
-        the links followed. Every name before the last must be a folder that exists (the
-        kernel walks folders that exist: `nowhere/../x` fails when `nowhere` does not, though
-        git's own diff reads it as `x`); the last may be anything, or nothing."""
-        done = folder.split("/") if folder else []
-        parts = relative.split("/")
-        count = 0
-        for index, name in enumerate(parts):
-            if name in ("", "."):
-                continue
-            if name == "..":
-                if not done:
-                    raise LinkError("leads outside the repository")
-                done.pop()
-                continue
-            done.append(name)
-            current = "/".join(done)
-            kind = self.side.kind_of(current)
-            if kind == LINK:
-                current, used = self.follow(current)
-                count += used
-                if count > MAX_LINKS:
-                    raise LinkError("has too many levels of links (a loop?)")
-                kind = self.side.kind_of(current)
-                done = current.split("/") if current else []
-            if index < len(parts) - 1 and kind != "dir":
-                # Something follows (a trailing `/` too): this must be a folder.
-                what = "does not exist" if kind is None else "is not a folder"
-                raise LinkError(f"leads through {quoted(current)}, which {what}")
-        return "/".join(done), count
-
-    def node(self, path: str) -> Node:
-        """What the entry `path` (in a folder that exists, reached without links) leads to."""
-        found = self._nodes.get(path)
-        if found is None:
-            found = self._nodes[path] = self._node(path)
-        return found
-
-    def _node(self, path: str) -> Node:
-        kind = self.side.kind_of(path)
-        if kind != LINK:
-            return Node(kind or "missing", path)
-        try:
-            target, _ = self.follow(path)
-        except LinkError as error:
-            return Node("error", path, True, str(error))
-        kind = self.side.kind_of(target)
-        if kind == "file" and isinstance(self.side, WorkTree) and not self.side.known(target):
-            message = f"leads to {quoted(target)}, which git ignores (a checkout lacks it)"
-            return Node("error", target, True, message)
-        return Node(kind or "missing", target, True)
-
-    def resolve(self, path: str) -> str:
-        """The file the repository path `path` names (LinkError when it names none), as a
-        program opening `path` reads it."""
-        resolved, links = self.walk("", path)
-        kind = self.side.kind_of(resolved)
-        if kind == "file":
-            if isinstance(self.side, WorkTree) and not self.side.known(resolved):
-                message = f"leads to {quoted(resolved)}, which git ignores (a checkout lacks it)"
-                raise LinkError(message)
-            return resolved
-        raise LinkError(not_a_file(kind, resolved, through_link=links > 0))
 
 
 def not_a_file(kind: str | None, path: str, *, through_link: bool) -> str:

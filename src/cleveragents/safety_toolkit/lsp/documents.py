@@ -190,7 +190,8 @@ def target(place: Place) -> str:
     a file not on disk yet: the path as it is."""
     if place.root is None or place.repository_path is None or not os.path.lexists(place.path):
         return place.path
-    from ..git.objects import LinkError, Links
+    from ..git.links import Links
+    from ..git.objects import LinkError
 
     try:
         resolved = Links(_OnDisk(place.root)).resolve(place.repository_path)

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType, ModuleType
-from typing import Any, NamedTuple
 
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.loaded_file import LoadedFile
 from cleveragents.reading.messages import FieldError, fill_template, problems_from_errors
 from cleveragents.reading.problems import Loc, Problem
@@ -60,6 +60,9 @@ from .document_rules import (
     kept_key_findings,
     normalised_categories,
 )
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ACTION",

@@ -25,11 +25,14 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
 
 from cleveragents.reading.characters import invisible_characters, name_characters
 from cleveragents.reading.describe import describe_value
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 from cleveragents.reading.problems import Loc
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "BLANK_CATEGORIES",

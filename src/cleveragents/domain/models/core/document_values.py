@@ -12,12 +12,15 @@ a whole float as an integer where the schema's type is integer; a nested documen
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 
 from .document_check import PROFILE, Schema
 from .document_rules import CATEGORIES_FIELD, COST_FIELDS, RETRIES_FIELD, normalised_categories
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from pydantic import BaseModel
 
 __all__ = [

@@ -6,20 +6,27 @@ Everything taken from a file is escaped for a terminal."""
 
 from __future__ import annotations
 
-import json
 import re
-from typing import TYPE_CHECKING, Any
+
+try:  # json's own C encoder of strings, without the rest of json
+    from _json import encode_basestring
+except ImportError:  # pragma: no cover - a Python without json's C speed-ups
+    from json.encoder import py_encode_basestring as encode_basestring
 
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter
+from cleveragents.reading.lean_typing import TYPE_CHECKING
 from cleveragents.reading.terminal_text import visible
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from cleveragents.domain.models.core.document_values import ShownDocument
     from cleveragents.domain.models.core.strictness import FieldChange
 
 __all__ = [
     "below_floor_text",
     "change_text",
+    "json_text",
     "marked_lines",
     "value_text",
     "yaml_key",
@@ -35,7 +42,55 @@ def yaml_value(value: Any) -> str:
     # JSON is valid YAML flow syntax, and it quotes every string that needs it. It escapes C0
     # controls, quotes and backslashes; `visible` writes the rest a terminal would act on
     # (DEL, C1, bidi and format characters) as `\x7f`/`\u202e`, escapes YAML reads the same.
-    return visible(json.dumps(value, ensure_ascii=False), escape_backslashes=False)
+    return visible(json_text(value), escape_backslashes=False)
+
+
+def json_text(value: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False)` of a document's value (None, a bool, a number,
+    a string, a list or a mapping of them), without importing json: 2 ms of every `diff` and
+    `show`, for which this is json's only use. Strings are json's own C encoder's
+    (`_json.encode_basestring`); tests/domain/test_rendering.py holds this to `json.dumps`."""
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if value is None or value is True or value is False:
+        return _JSON_CONSTANTS[value]
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _json_float(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(json_text, value)) + "]"
+    if isinstance(value, dict):
+        items = (f"{_json_key(key)}: {json_text(item)}" for key, item in value.items())
+        return "{" + ", ".join(items) + "}"
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_JSON_CONSTANTS = {None: "null", True: "true", False: "false"}
+
+
+def _json_float(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value in (_INFINITY, -_INFINITY):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+def _json_key(key: Any) -> str:
+    """A mapping key as json writes it: always a string."""
+    if isinstance(key, str):
+        return encode_basestring(key)
+    if key is None or key is True or key is False:
+        return encode_basestring(_JSON_CONSTANTS[key])
+    if isinstance(key, int):
+        return encode_basestring(int.__repr__(key))
+    if isinstance(key, float):
+        return encode_basestring(_json_float(key))
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+
+
+_INFINITY = float("inf")
 
 
 def yaml_key(key: str) -> str:

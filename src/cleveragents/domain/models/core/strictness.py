@@ -17,13 +17,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cleveragents.reading.field_facts import FIELD_FACTS, Stricter, field_facts
+from cleveragents.reading.lean_typing import TYPE_CHECKING, NamedTuple
 
 from .document_values import model_profile_values
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from pydantic import BaseModel
 
 __all__ = [
