@@ -315,11 +315,12 @@ def test_the_language_server_opens_a_file_in_a_repository_without_pydantic(
 
 
 @pytest.mark.parametrize("edited", [False, True])
-def test_the_language_server_opens_a_committed_file_with_two_gits(
+def test_the_language_server_opens_a_committed_file_waiting_on_two_gits(
     tmp_path: Path, edited: bool
 ) -> None:
     """Opening a file in a repository asks git where the repository is once, and lists HEAD's
-    entry for the file; when the file on disk is HEAD's (its blob id is the entry's), HEAD's
+    entry for the file while another git reads HEAD's commit from HEAD itself (the two at
+    once: one wait); when the file on disk is HEAD's (its blob id is the entry's), HEAD's
     bytes are those and no `cat-file` runs; edited since, HEAD's blob is read. Either way the
     note says what the buffer loosens. Counted with GIT_TRACE (a harmless variable)."""
     from lsp_client import LanguageServerClient
@@ -348,4 +349,6 @@ def test_the_language_server_opens_a_committed_file_with_two_gits(
         next(word for word in run.split() if not word.startswith("-") and "=" not in word)
         for run in gits
     ]
-    assert commands == ["rev-parse", "ls-tree", *(["cat-file"] if edited else [])]
+    assert commands[0] == "rev-parse"
+    assert sorted(commands[1:3]) == ["ls-tree", "show-ref"]  # started together
+    assert commands[3:] == (["cat-file"] if edited else [])

@@ -174,6 +174,27 @@ def test_every_field_both_ways_in_one_run(tmp_path: Path) -> None:
     assert result.returncode == 1
 
 
+@pytest.mark.parametrize(
+    "ref", ["refs/tags/HEAD", "refs/heads/HEAD", "refs/HEAD", "refs/remotes/HEAD/HEAD"]
+)
+def test_a_ref_named_head_is_not_head_on_a_branch_with_no_commit(tmp_path: Path, ref: str) -> None:
+    """Red-team finding: on a branch with no commit yet (an orphan branch, a first commit),
+    git's name guessing takes `HEAD` for any ref so named, which a clone brings along (a
+    remote's tag `HEAD`). Holding a loose profile, it made the loosening hook compare with it
+    and pass ("nothing loosens"). HEAD is read exactly: before the first commit, everything is
+    added and compared with the default."""
+    loose = "require_sandbox: false\nallow_unsafe_tools: true\n"
+    new_repository(tmp_path, {"prod.safety_profile.yaml": loose})
+    git(tmp_path, "update-ref", ref, "HEAD")
+    git(tmp_path, "checkout", "-q", "--orphan", "release")
+    for args in (("--git", "HEAD"), ("--pre-commit",)):
+        result = run("diff", *args, cwd=tmp_path)
+        assert (result.returncode, result.stdout.splitlines()[-1]) == (
+            1,
+            "2 changes loosen, 1 profile added (1 file compared)",
+        ), result.stdout
+
+
 def test_before_the_first_commit_everything_is_added(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q")
     write_files(

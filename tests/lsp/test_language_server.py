@@ -427,6 +427,27 @@ async def test_a_field_that_loosens_against_head_is_noted_in_diffs_words(
 
 
 @in_the_files_loop
+async def test_head_is_head_itself_not_a_ref_named_head(
+    uninitialized: LanguageClient, tmp_path: Path
+) -> None:
+    """On a branch with no commit yet, git's name guessing takes `HEAD` for a tag so named;
+    the notes compare with HEAD itself, which has no version of the file: no note."""
+    lsp_client = uninitialized
+    from git_repos import git, new_repository
+
+    strict = "require_sandbox: true\n"
+    repository = new_repository(tmp_path, {"a.safety_profile.yaml": strict})
+    git(repository, "tag", "HEAD")
+    git(repository, "checkout", "-q", "--orphan", "release")
+    await start(lsp_client, "visual-studio-code@1.65.2", root=repository)
+    uri = open_document(lsp_client, repository / "a.safety_profile.yaml", strict)
+    assert await shown(lsp_client, uri) == []
+    before = awaiting(lsp_client, uri)
+    change_document(lsp_client, uri, "require_sandbox: false\n", 2)
+    assert await shown(lsp_client, uri, before) == []
+
+
+@in_the_files_loop
 async def test_a_file_git_transforms_at_checkout_is_reported_as_check_reports_it(
     uninitialized: LanguageClient, tmp_path: Path
 ) -> None:

@@ -40,6 +40,7 @@ from ..git.objects import (
     WorkTreeListing,
     attribute_message,
     git,
+    head_commit,
     no_attribute_can_apply,
     no_attribute_in_tree,
     not_a_file,
@@ -73,11 +74,13 @@ EMPTY_TREE = ""  # as `old_rev`: the empty tree, against which every file is add
 
 
 class GitComparison(NamedTuple):
-    """`old_rev` against the working tree (default), the index (`staged`) or `new_rev`."""
+    """`old_rev` against the working tree (default), the index (`staged`) or `new_rev`.
+    `of_head`: `old_rev` is the commit HEAD named when the comparison was verified."""
 
     old_rev: str
     new_rev: str | None = None
     staged: bool = False
+    of_head: bool = False
 
 
 def pre_commit_comparison(environ: Mapping[str, str]) -> GitComparison:
@@ -156,13 +159,6 @@ class Repository:
                 "fetch-depth: 0)"
             ) from None
 
-    def has_commits(self) -> bool:
-        try:
-            self.git("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-        except GitError:
-            return False
-        return True
-
     def empty_tree(self) -> str:
         """The id of the empty tree (the old side of a repository's first commit)."""
         return git(self.root, "hash-object", "-t", "tree", "--stdin", input=b"").decode().strip()
@@ -188,9 +184,10 @@ class Repository:
         return posixpath.relpath(path, self.prefix or ".")
 
     # -- the two sides -------------------------------------------------------------------------
-    def sides(self, comparison: GitComparison, old: Tree | None = None) -> tuple[Tree, Side]:
-        """The old and the new side; `old`: the old revision's tree, when already listed."""
-        old = Tree.of_revision(self.root, comparison.old_rev) if old is None else old
+    def sides(self, comparison: GitComparison) -> tuple[Tree, Side]:
+        old = Tree.of_revision(
+            self.root, comparison.old_rev, "HEAD" if comparison.of_head else None
+        )
         if comparison.new_rev is not None:
             return old, Tree.of_revision(self.root, comparison.new_rev)
         if comparison.staged:
@@ -210,7 +207,7 @@ class Repository:
             except GitError:  # a tree, not a commit: no parents
                 return []
             return parents[1:] if len(parents) > 1 and parents[0] == first.strip() else []
-        if comparison.old_rev != "HEAD":
+        if not comparison.of_head:
             return []
         merge_head = self._git_path("MERGE_HEAD")
         try:
@@ -592,32 +589,27 @@ class RevisionFiles(FloorFiles):
         return data, len(data), floor_identity(os.path.join(self.root, target), data)
 
 
-def _verified(
-    repository: Repository, comparison: GitComparison
-) -> tuple[GitComparison, Tree | None]:
-    """`comparison` with its revisions verified (GitError otherwise), and the empty tree for
-    an old side that has no commit; and HEAD's tree when the old side is HEAD's commit."""
+def _verified(repository: Repository, comparison: GitComparison) -> GitComparison:
+    """`comparison` with its revisions verified (GitError otherwise): HEAD as the id of its
+    commit (`head_commit`: never a ref git's name guessing finds), and the empty tree for an
+    old side that has no commit."""
     to_verify = [comparison.old_rev, comparison.new_rev]
-    head = None
     if comparison.old_rev == EMPTY_TREE:
         to_verify = [comparison.new_rev]
         comparison = comparison._replace(old_rev=repository.empty_tree())
     elif comparison.old_rev == "HEAD":
         # HEAD is then either a commit or, before the first commit, the empty tree, against
-        # which everything is new: neither needs verifying again. Its tree is listed at once
-        # (one git, not two, where it has commits); only when that fails is git asked whether
-        # HEAD has a commit, and git's own words stand where it has.
+        # which everything is new: neither needs verifying again.
         to_verify = [comparison.new_rev]
-        try:
-            head = Tree.of_revision(repository.root, "HEAD")
-        except GitError:
-            if repository.has_commits():
-                raise
+        commit = head_commit(repository.root)
+        if commit is None:
             comparison = comparison._replace(old_rev=repository.empty_tree())
+        else:
+            comparison = comparison._replace(old_rev=commit, of_head=True)
     for revision in to_verify:
         if revision is not None:
             repository.verify(revision)
-    return comparison, head
+    return comparison
 
 
 def _changed_paths(
@@ -656,10 +648,10 @@ def diff_against_git(
     repository = Repository(folder)
     if floors is not None:  # a floor that cannot be used stops the command, changes or not
         floors.for_folder(repository.root)
-    comparison, head = _verified(repository, comparison)
+    comparison = _verified(repository, comparison)
     pathspecs = [repository.repository_path(path) for path in user_paths]
     wanted = _wanted(kind, pathspecs)
-    old_side, new_side = repository.sides(comparison, head)
+    old_side, new_side = repository.sides(comparison)
     others: list[Tree] = []
     try:
         changed, submodules = _changed_paths(repository, comparison, new_side)
@@ -785,7 +777,7 @@ class _SideFloors:
             shown = self.repository.display_path(name)
             return compare_versions(
                 KINDS["profile"],
-                Version(shown, old.data, origin=self.old_side.revision or ""),
+                Version(shown, old.data, origin=self.old_side.name or ""),
                 Version(shown, new.data),
                 shown,
             )[0]
@@ -835,7 +827,7 @@ def _compare_pair(
     old_name = name if pair.old is not None else ""
     return compare_versions(
         kind,
-        Version(old_name, pair.old_data, origin=old_side.revision or ""),
+        Version(old_name, pair.old_data, origin=old_side.name or ""),
         Version(name, pair.new_data),
         name,
         baseline,

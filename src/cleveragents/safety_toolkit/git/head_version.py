@@ -1,8 +1,9 @@
 """A file's content at HEAD, for the language server's notes on what loosens while you type.
 
-The file is found by listing HEAD's tree for its literal path (`git/objects.py`'s `git` gives git
-`--literal-pathspecs`, so a name such as `?.safety_profile.yaml` or `:(glob)x` is only itself)
-and read by the object id that listing gives: no `REV:path` syntax for a name to play with.
+HEAD is the commit it names exactly (`objects.head_commit`). The file is found by listing that
+commit's tree for its literal path (`git/objects.py`'s `git` gives git `--literal-pathspecs`,
+so a name such as `?.safety_profile.yaml` or `:(glob)x` is only itself) and read by the object
+id that listing gives: no `REV:path` syntax for a name to play with.
 When the file, or a folder above it, is a link at HEAD, it is what the link leads to in HEAD's
 tree, followed inside the repository as `diff --git` follows it."""
 
@@ -12,7 +13,7 @@ import os
 from pathlib import Path
 
 from .links import Links
-from .objects import LINK, GitError, LinkError, Tree, git, read_blobs
+from .objects import LINK, GitError, LinkError, Tree, head_listing, read_blobs
 
 __all__ = ["blob_id", "head_version"]
 
@@ -40,14 +41,18 @@ def head_version(root: str, path: str, on_disk: bytes | None = None) -> bytes | 
     parts = path.split("/")
     names = ["/".join(parts[:end]) for end in range(1, len(parts) + 1)]
     try:
-        listing = git(root, "ls-tree", "-z", "--full-tree", "HEAD", "--", *names)
+        # HEAD itself, never a ref named HEAD (see head_commit)
+        found = head_listing(root, "-z", "--full-tree", "HEAD", "--", *names)
+        if found is None:
+            return None
+        commit, listing = found
         entries = {}
         for field in filter(None, os.fsdecode(listing).split("\0")):
             entry, _, listed = field.partition("\t")
             mode, kind, object_id = entry.split()
             entries[listed] = (mode, kind, object_id)
         if any(mode == LINK for mode, _, _ in entries.values()):
-            tree = Tree.of_revision(Path(root), "HEAD")
+            tree = Tree.of_revision(Path(root), commit, "HEAD")
             try:
                 target = Links(tree).resolve(path)
                 return tree.read([target])[target]

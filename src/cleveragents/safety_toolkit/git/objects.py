@@ -72,6 +72,8 @@ __all__ = [
     "git",
     "git_command",
     "git_program",
+    "head_commit",
+    "head_listing",
     "inside",
     "limit_git_time",
     "locate",
@@ -389,6 +391,89 @@ def git(
     return _run(root, command, environment, input, what=args[0])
 
 
+# `git show-ref --verify HEAD`: HEAD's commit, read from HEAD itself (see `head_commit`).
+_SHOW_HEAD = ("show-ref", "--verify", "--hash", "HEAD")
+
+
+def head_commit(root: Root) -> str | None:
+    """The id of the commit HEAD names, exactly; None before the first commit (a new
+    repository, an orphan branch). Not `rev-parse HEAD`: where the current branch has no commit
+    yet, git's name guessing takes `HEAD` for a ref named so (`refs/tags/HEAD`, which a clone
+    brings from a remote, `refs/heads/HEAD`, ...), so a profile would be compared with that
+    ref's; `show-ref --verify` reads HEAD itself, or fails. GitError when git cannot say."""
+    return _head_commit(root, _git_or_error(root, _SHOW_HEAD))
+
+
+def _head_commit(root: Root, shown: bytes | GitError) -> str | None:
+    if not isinstance(shown, GitError):
+        return shown.decode("ascii").strip()
+    if _unborn(root):
+        return None
+    raise shown
+
+
+def head_listing(root: Root, *args: str) -> tuple[str, bytes] | None:
+    """HEAD's commit (`head_commit`) and `git ls-tree ARGS HEAD -- ...`'s output, asked at
+    once (two gits, one wait: the language server's open waits on them); None before the
+    first commit. `args`: ls-tree's arguments, `HEAD` among them. The listing is used only
+    when `show-ref` found HEAD itself, and then git's name guessing read HEAD itself too (its
+    first rule, HEAD, resolves)."""
+    shown, listing = _git_each(root, _SHOW_HEAD, ("ls-tree", *args))
+    commit = _head_commit(root, shown)
+    if commit is None:
+        return None
+    if isinstance(listing, GitError):
+        raise listing
+    return commit, listing
+
+
+def _git_or_error(root: Root, args: Sequence[str]) -> bytes | GitError:
+    try:
+        return git(root, *args)
+    except GitError as error:
+        return error
+
+
+def _git_each(root: Root, *commands: Sequence[str]) -> list[bytes | GitError]:
+    """Each of `commands` run by `git` at the same time, each with its own time limit: its
+    output, or its GitError."""
+    import threading
+
+    results: list[bytes | GitError | BaseException] = [b""] * len(commands)
+
+    def run(index: int) -> None:
+        try:
+            results[index] = _git_or_error(root, commands[index])
+        except BaseException as error:  # said in the caller's thread
+            results[index] = error
+
+    others = [threading.Thread(target=run, args=(index,)) for index in range(1, len(commands))]
+    for thread in others:
+        thread.start()
+    run(0)
+    for thread in others:
+        thread.join()
+    said: list[bytes | GitError] = []
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, GitError):
+            raise result
+        said.append(result)
+    return said
+
+
+def _unborn(root: Root) -> bool:
+    """Whether HEAD names a branch that has no commit yet."""
+    try:
+        branch = git(root, "symbolic-ref", "--quiet", "HEAD").decode().strip()
+    except GitError:  # a detached HEAD (or a repository git refuses): not unborn
+        return False
+    try:
+        git(root, "show-ref", "--verify", "--quiet", "--", branch)
+    except GitError:  # no such branch
+        return True
+    return False
+
+
 def _fields(output: bytes) -> list[str]:
     return [os.fsdecode(field) for field in output.split(b"\0")]
 
@@ -565,24 +650,28 @@ class Tree:
     """A revision's files or the index's: repository path -> Entry, with the blobs read by one
     `git cat-file --batch` process (close it with `close`)."""
 
-    def __init__(self, root: Root, entries: dict[str, Entry], revision: str | None) -> None:
+    def __init__(
+        self, root: Root, entries: dict[str, Entry], revision: str | None, name: str | None = None
+    ) -> None:
         self.root = root
         self.entries = entries
         self.revision = revision  # None: the index
-        self.label = "in the index" if revision is None else f"in {revision}"  # for messages
+        self.name = revision if name is None else name  # as messages name it (HEAD, not its id)
+        self.label = "in the index" if revision is None else f"in {self.name}"  # for messages
         self.blobs = Blobs(root)
         self._links: dict[str, str] | None = None
         self._children: dict[str, set[str]] | None = None
 
     @classmethod
-    def of_revision(cls, root: Root, revision: str) -> Tree:
+    def of_revision(cls, root: Root, revision: str, name: str | None = None) -> Tree:
+        """`revision`'s files; `name`: what messages call it (else `revision`)."""
         fields = _fields(git(root, "ls-tree", "-r", "-z", "--full-tree", revision))
         entries = {}
         for field in filter(None, fields):
             info, path = field.split("\t", 1)
             mode, _, oid = info.split(" ")
             entries[path] = Entry(mode, oid)
-        return cls(root, entries, revision)
+        return cls(root, entries, revision, name)
 
     @classmethod
     def of_index(cls, root: Root) -> Tree:
@@ -665,7 +754,7 @@ class WorkTreeListing(NamedTuple):
 class WorkTree:
     """The working tree on disk: the files git tracks or would track (not ignored)."""
 
-    revision = None
+    revision = name = None
 
     def __init__(self, root: Root, listing: WorkTreeListing | None = None) -> None:
         """`listing`: what git says of the work tree `root`, when already asked (else git is
