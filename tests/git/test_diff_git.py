@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -193,6 +194,45 @@ def test_a_ref_named_head_is_not_head_on_a_branch_with_no_commit(tmp_path: Path,
             1,
             "2 changes loosen, 1 profile added (1 file compared)",
         ), result.stdout
+
+
+@pytest.mark.parametrize(
+    "branch",
+    [os.fsdecode(b"caf\xe9"), "main\u00a0"],  # not UTF-8; a no-break space after `main`
+    ids=["not-utf8", "no-break-space"],
+)
+def test_a_first_commit_on_any_branch_name_compares_with_nothing(
+    tmp_path: Path, branch: str
+) -> None:
+    """Red-team findings on the HEAD fix: a branch name that is not UTF-8 crashed it, and one
+    ending in a no-break space was read as `main` (which has commits) and refused."""
+    new_repository(tmp_path, {"other.yaml": "x: 1\n"})
+    git(tmp_path, "branch", "-q", "-M", "main")  # a branch with commits, named `main`
+    git(tmp_path, "checkout", "-q", "--orphan", branch)
+    git(tmp_path, "rm", "-q", "--cached", "other.yaml")
+    write_files(tmp_path, {"a.safety_profile.yaml": "require_sandbox: false\n"})
+    git(tmp_path, "add", "a.safety_profile.yaml")
+    result = run("diff", "--pre-commit", cwd=tmp_path)
+    assert (result.returncode, result.stdout.splitlines()[-1]) == (
+        1,
+        "1 change loosens, 1 profile added (1 file compared)",
+    ), result.stdout + result.stderr
+
+
+def test_a_head_whose_commit_git_cannot_read_is_git_s_error_not_a_first_commit(
+    tmp_path: Path,
+) -> None:
+    """Red-team finding: HEAD's branch exists but its commit object is gone (a clone whose
+    alternate object store went away): that is git's error, not "everything is added"."""
+    new_repository(tmp_path, {"a.safety_profile.yaml": "require_sandbox: true\n"})
+    commit = git(tmp_path, "rev-parse", "HEAD").strip()
+    (tmp_path / ".git" / "objects" / commit[:2] / commit[2:]).unlink()
+    write_files(tmp_path, {"a.safety_profile.yaml": "require_sandbox: false\n"})
+    for args in (("--git", "HEAD"), ("--pre-commit",)):
+        result = run("diff", *args, cwd=tmp_path)
+        assert result.returncode == 2, result.stdout
+        assert f"bad ref HEAD ({commit})" in result.stderr
+        assert "Traceback" not in result.stderr
 
 
 def test_before_the_first_commit_everything_is_added(tmp_path: Path) -> None:

@@ -462,14 +462,26 @@ def _git_each(root: Root, *commands: Sequence[str]) -> list[bytes | GitError]:
 
 
 def _unborn(root: Root) -> bool:
-    """Whether HEAD names a branch that has no commit yet."""
+    """Whether HEAD names a branch that has no commit yet: HEAD is a symbolic ref to a valid
+    branch name, and no ref of that name exists by any of git's rules. Anything else (a
+    detached HEAD, a branch whose commit git cannot read, a repository git refuses) is not:
+    the caller then says git's error, never "before the first commit"."""
     try:
-        branch = git(root, "symbolic-ref", "--quiet", "HEAD").decode().strip()
-    except GitError:  # a detached HEAD (or a repository git refuses): not unborn
+        said = git(root, "symbolic-ref", "--quiet", "HEAD")
+    except GitError:  # a detached HEAD (or a repository git refuses)
+        return False
+    # Git's closing newline only: a branch name may hold any other byte (not UTF-8, a
+    # no-break space), and is given back to git as the same bytes.
+    branch = os.fsdecode(said.removesuffix(b"\n"))
+    try:
+        git(root, "check-ref-format", branch)
+    except GitError:  # a name git would not make a branch of
         return False
     try:
-        git(root, "show-ref", "--verify", "--quiet", "--", branch)
-    except GitError:  # no such branch
+        # The ref's value, read without the object (a commit git cannot read is not "no
+        # commit"); a ref that name guessing finds for it counts as existing: not unborn.
+        git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", branch)
+    except GitError:  # no such ref
         return True
     return False
 
