@@ -46,11 +46,15 @@ def with_gc_paused(build: Callable[[], T]) -> T:
 USE_KIND = {kind: f"use --kind {kind}" for kind in KINDS}
 
 
-def _import_checking() -> tuple[Callable[[str], LoadedFile], Callable[..., CheckedDocument]]:
+def _import_checking() -> tuple[
+    Callable[[str], LoadedFile], Callable[..., CheckedDocument], Callable[..., list[Problem]]
+]:
     from cleveragents.domain.models.core.document_check import check_loaded
     from cleveragents.reading.loaded_file import load_file
 
-    return load_file, check_loaded
+    from .kind_hint import problems_with_hint
+
+    return load_file, check_loaded, problems_with_hint
 
 
 class Checker:
@@ -63,10 +67,7 @@ class Checker:
     def __init__(self, kind: str, floors: Floors | None = None) -> None:
         self.kind = kind
         self.floors = floors
-        self._load_file, self._check_loaded = with_gc_paused(_import_checking)
-        # What each document needs, imported at the first (not once per document).
-        self._with_hint: Callable[..., list[Problem]] | None = None
-        self._advice: Callable[..., list[Problem]] | None = None
+        self._load_file, self._check_loaded, self._with_hint = with_gc_paused(_import_checking)
 
     def check(
         self, loaded: LoadedFile, name: str, floors: Floors | None = None
@@ -75,20 +76,14 @@ class Checker:
         and every problem to report: its errors, then the kind hint; for a valid document, the
         warnings of `advice`, then the fields below its floor (`floors`, when given, instead of
         the checker's)."""
-        if self._with_hint is None:
-            from .kind_hint import problems_with_hint
-
-            self._with_hint = problems_with_hint
         floors = self.floors if floors is None else floors
         applied = () if floors is None else floors.for_file(name)
         checked = self._check_loaded(loaded, KINDS[self.kind].schema(), name)
         problems = self._with_hint(name, checked, self.kind, USE_KIND, by_name=True)
         if checked.valid is not None and loaded.document is not None:
-            if self._advice is None:
-                from .advice import advice_problems
+            from .advice import advice_problems
 
-                self._advice = advice_problems
-            problems += self._advice(checked.valid, loaded.document, name)
+            problems += advice_problems(checked.valid, loaded.document, name)
         if applied and checked.valid is not None and loaded.document is not None:
             from cleveragents.domain.models.core.document_values import profile_values
 

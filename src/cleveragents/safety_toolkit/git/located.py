@@ -17,6 +17,13 @@ from cleveragents.reading.lean_typing import NamedTuple
 from cleveragents.reading.problems import Problem
 from cleveragents.reading.rules import Rule
 
+from .name_folding import (
+    collision_message,
+    collisions,
+    folded,
+    folded_names,
+    read_through_message,
+)
 from .paths import GitError, nearest_with_git, quoted
 
 __all__ = [
@@ -174,8 +181,6 @@ def collision_problems(
     """`check`: each of `paths` that another name in its repository (what the index holds) or,
     outside one, in its folder, is one file with on a case-insensitive or normalising file
     system (`name_folding`). GitError when git refuses the repository."""
-    from .name_folding import collision_message, read_through_message
-
     located = locate(paths) if located is None else located
     listings: dict[str, _Listing] = {}
     problems = []
@@ -214,16 +219,9 @@ class _Listing:
     folder's names folded once, however many names are checked."""
 
     def __init__(self, entries: set[str], children: Mapping[str, Collection[str]]) -> None:
-        from .name_folding import collisions, folded, folded_names
-
         self.entries = entries
         self.children = children
         self._folded: dict[str, dict[str, list[str]]] = {}
-        self._collisions, self._folded_names, self._folded_name = (  # imported once
-            collisions,
-            folded_names,
-            folded,
-        )
         # Each name's folded name, once: a folder's name is on the way to each of its files,
         # a file's name is folded with its folder's names and again when it is checked.
         self._keys: dict[str, str] = {}
@@ -253,18 +251,18 @@ class _Listing:
 
     def _folded_children(self, folder: str) -> dict[str, list[str]]:
         if folder not in self._folded:
-            self._folded[folder] = self._folded_names(self.children.get(folder, ()), self._fold)
+            self._folded[folder] = folded_names(self.children.get(folder, ()), self._fold)
         return self._folded[folder]
 
     def _fold(self, name: str) -> str:
         """`folded(name)` of one component, kept."""
         key = self._keys.get(name)
         if key is None:
-            key = self._keys[name] = self._folded_name(name)
+            key = self._keys[name] = folded(name)
         return key
 
     def collisions(self, path: str) -> list[str]:
-        return self._collisions(
+        return collisions(
             path,
             self._folded_children,
             lambda name: name in self.entries or name == path,

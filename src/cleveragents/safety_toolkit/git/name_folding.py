@@ -69,8 +69,6 @@ def collisions(
     checked against a large repository without folding it again for each. `fold`: how a
     caller that keeps each name's folded name gives it (`folded`, one component)."""
     fold = _folded_part if fold is None else fold
-    if "/" not in path:  # a name in the top folder: any other name there folded alike
-        return sorted({name for name in children("").get(fold(path), ()) if name != path})
     parts = path.split("/")
     found: list[str] = []
     candidates = [""]  # the folders one file system takes for the path so far
